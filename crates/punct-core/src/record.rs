@@ -339,13 +339,13 @@ impl Record {
             .map_or(Side::White, |p| p.side_to_move());
         let mut tokens = Vec::new();
         for (i, mv) in self.moves.iter().enumerate() {
+            // A move number stays on the line of its move.
             let (number, side) = move_number(first, i);
-            if side == Side::White {
-                tokens.push(format!("{number}."));
-            } else if i == 0 {
-                tokens.push(format!("{number}..."));
-            }
-            tokens.push(mv.to_string());
+            tokens.push(match side {
+                Side::White => format!("{number}. {mv}"),
+                Side::Black if i == 0 => format!("{number}... {mv}"),
+                Side::Black => mv.to_string(),
+            });
         }
         tokens.push(self.outcome.token().to_string());
         let mut line = String::new();

@@ -1,0 +1,86 @@
+//! `punct bench`: quick single-thread speed figures (criterion benches in
+//! punct-core give the careful ones).
+
+use punct_core::{parse_moves, Game, Move, Position, Variant};
+use punct_engine::{Player, RandomPlayer};
+use std::time::{Duration, Instant};
+
+/// Mid-game positions (from the public differential cases) for move generation.
+const MIDGAME: [&str; 4] = [
+    "C@B7/2 R@F2/0 C@P15/2 L@E4/2 R@L13/1 M@F7/0 M@E9/4 L@H12/3 L@I15/2 E@E11/4 I15-I12/4 T@G11/5 R@J4/4 M@K16/0 J4-J11/4",
+    "C@B7/2 R@F2/0 C@P15/2 L@E4/2 R@L13/1 M@F7/0 M@E9/4 L@H12/3 L@I15/2 E@E11/4",
+    "R@P16/3 M@D2/0 E@N15/2 R@H11/5 C@I13/2 L@G13/4 C@B8/2 E@J17/0 R@D9/0 C@O7/1 L@I12/0 L@F8/3",
+    "R@P16/3 M@D2/0 E@N15/2 R@H11/5 C@I13/2 L@G13/4 C@B8/2 E@J17/0 R@D9/0 C@O7/1 L@I12/0 L@F8/3 T@P14/5 E@D5/4",
+];
+
+fn positions() -> Vec<Position> {
+    MIDGAME
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let variant = if i < 2 {
+                Variant::Standard
+            } else {
+                Variant::Basic
+            };
+            let moves = parse_moves(m).expect("bench moves parse");
+            Game::replay(Position::new(variant), &moves)
+                .expect("bench moves are legal")
+                .position()
+                .clone()
+        })
+        .collect()
+}
+
+/// Repeats `work` (which returns a count) until `budget` has passed; returns
+/// counted items per second.
+fn rate(budget: Duration, mut work: impl FnMut() -> u64) -> (f64, u64) {
+    let start = Instant::now();
+    let mut items = 0;
+    while start.elapsed() < budget {
+        items += work();
+    }
+    (items as f64 / start.elapsed().as_secs_f64(), items)
+}
+
+pub fn run(seconds: f64) {
+    let budget = Duration::from_secs_f64(seconds);
+    let mut start = Position::new(Variant::Standard);
+    let (leaves, _) = rate(budget, || start.perft(2));
+    crate::emit(&format!(
+        "perft(2) standard start: {:>10.1} M leaves/s\n",
+        leaves / 1e6
+    ))
+    .ok();
+
+    let set = positions();
+    let mut list: Vec<Move> = Vec::new();
+    let (moves, _) = rate(budget, || {
+        set.iter()
+            .map(|p| {
+                p.legal_moves_into(&mut list);
+                list.len() as u64
+            })
+            .sum()
+    });
+    crate::emit(&format!(
+        "move generation (mid-game): {:>10.1} M moves/s\n",
+        moves / 1e6
+    ))
+    .ok();
+
+    let mut seed = 0;
+    let (games, n) = rate(budget, || {
+        seed += 1;
+        let mut player = RandomPlayer::new(seed);
+        let mut pos = Position::new(Variant::Standard);
+        while let Some(mv) = player.choose(&pos) {
+            pos.make(mv);
+        }
+        1
+    });
+    crate::emit(&format!(
+        "random playouts (standard): {games:>10.1} games/s ({n} games)\n"
+    ))
+    .ok();
+}
