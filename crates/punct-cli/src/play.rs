@@ -175,11 +175,8 @@ impl Session {
         }
         // Against an opponent, take back its reply too so it is your turn again.
         let mut taken = Vec::new();
-        loop {
-            match self.game.undo() {
-                Some(m) => taken.push(m),
-                None => break,
-            }
+        while let Some(m) = self.game.undo() {
+            taken.push(m);
             if self.is_human_turn() {
                 break;
             }

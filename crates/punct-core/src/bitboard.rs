@@ -124,12 +124,12 @@ impl Bitboard {
                 out[i] = v;
             }
         } else {
-            for i in 0..WORDS - ws {
+            for (i, o) in out.iter_mut().enumerate().take(WORDS - ws) {
                 let mut v = self.0[i + ws] >> bs;
                 if bs > 0 && i + ws + 1 < WORDS {
                     v |= self.0[i + ws + 1] << (64 - bs);
                 }
-                out[i] = v;
+                *o = v;
             }
         }
         Bitboard(out)

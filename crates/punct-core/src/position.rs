@@ -189,10 +189,10 @@ pub(crate) fn piece_key(side: Side, kind: Kind, p: Placement) -> u64 {
         + p.rotation as u64)
         << 8)
         | p.level as u64;
-    splitmix(code ^ 0x5EED_0F_9C7)
+    splitmix(code ^ 0x0005_EED0_F9C7)
 }
 const BLACK_TO_MOVE_KEY: u64 = splitmix(0xB1AC);
-const PASS_KEYS: [u64; 3] = [0, splitmix(0x9A55_01), splitmix(0x9A55_02)];
+const PASS_KEYS: [u64; 3] = [0, splitmix(0x009A_5501), splitmix(0x009A_5502)];
 const BASIC_KEY: u64 = splitmix(0xBA51C);
 
 impl Position {

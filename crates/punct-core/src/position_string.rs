@@ -197,7 +197,7 @@ fn parse_piece(token: &str) -> Result<(Side, Kind, Placement, String), String> {
     let level = match level {
         None => 0,
         Some(l) => match l.parse::<u8>() {
-            Ok(v) if v >= 1 && v < 36 && !l.starts_with('+') => v,
+            Ok(v) if (1..36).contains(&v) && !l.starts_with('+') => v,
             _ => return Err(format!("level `{l}` must be a number 1–35")),
         },
     };
