@@ -140,6 +140,12 @@ impl Position {
                 let bridge = kind
                     .bridge()
                     .is_some_and(|b| b.ends.iter().all(|&e| heights[e] == top));
+                if !flat && kind == Kind::T {
+                    return err(format!(
+                        "`{token}` is not supported: its cells have heights {}, {} and {}, and a triangle must lie flat",
+                        heights[0], heights[1], heights[2]
+                    ));
+                }
                 if !flat && !bridge {
                     return err(format!(
                         "`{token}` is not supported: its cells have heights {}, {} and {}",

@@ -155,7 +155,11 @@ impl Record {
     }
 
     pub fn set_tag(&mut self, name: &str, value: &str) {
-        match self.tags.iter_mut().find(|(n, _)| n == name) {
+        match self
+            .tags
+            .iter_mut()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
             Some(t) => t.1 = value.to_string(),
             None => self.tags.push((name.to_string(), value.to_string())),
         }
@@ -229,6 +233,7 @@ impl Record {
         let mut moves = Vec::new();
         let mut outcome = None;
         let mut in_comment = false;
+        let mut comment_line = 0;
         let mut seen_moves = false;
         for (i, raw) in text.lines().enumerate() {
             let line_no = i + 1;
@@ -237,7 +242,10 @@ impl Record {
                 message,
             };
             let line = raw.trim();
-            if !in_comment && !seen_moves && line.starts_with('[') {
+            if !in_comment && line.starts_with('[') {
+                if seen_moves {
+                    return Err(syntax("tag pairs must come before the moves".into()));
+                }
                 tags.push(parse_tag(line).map_err(syntax)?);
                 continue;
             }
@@ -259,6 +267,7 @@ impl Record {
                 }
                 if let Some(r) = rest.strip_prefix('{') {
                     in_comment = true;
+                    comment_line = line_no;
                     rest = r;
                     continue;
                 }
@@ -302,14 +311,11 @@ impl Record {
                 let mv: Move = mv_text.parse().map_err(|e| syntax(format!("{e}")))?;
                 moves.push(mv);
             }
-            if line.starts_with('[') && seen_moves && !in_comment {
-                return Err(syntax("tag pairs must come before the moves".into()));
-            }
         }
         if in_comment {
             return Err(RecordError::Syntax {
-                line: text.lines().count(),
-                message: "a `{` comment is never closed".into(),
+                line: comment_line,
+                message: "the `{` comment opened here is never closed".into(),
             });
         }
         let outcome = outcome.ok_or_else(|| RecordError::Syntax {
@@ -445,4 +451,48 @@ fn parse_tag(line: &str) -> Result<(String, String), String> {
         }
     }
     Ok((name.to_string(), out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn syntax_line(text: &str) -> (usize, String) {
+        match Record::parse(text) {
+            Err(RecordError::Syntax { line, message }) => (line, message),
+            other => panic!("expected a syntax error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_tag_after_the_moves_is_refused_as_such() {
+        let (line, msg) = syntax_line("1. C@B7/2\n[Event \"x\"]\n*\n");
+        assert_eq!(line, 2);
+        assert!(
+            msg.contains("tag pairs must come before the moves"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn a_bracket_inside_a_multi_line_comment_is_part_of_the_comment() {
+        let rec = Record::parse("1. C@B7/2 {a\n[x} *\n").unwrap();
+        assert_eq!(rec.moves.len(), 1);
+        assert_eq!(rec.outcome, Outcome::Unfinished);
+    }
+
+    #[test]
+    fn an_unclosed_comment_is_reported_where_it_opens() {
+        let (line, msg) = syntax_line("[Result \"*\"]\n\n1. C@B7/2 {oops\nR@F2/0\n*\n");
+        assert_eq!(line, 3);
+        assert!(msg.contains("never closed"), "{msg}");
+    }
+
+    #[test]
+    fn set_tag_replaces_a_tag_whatever_its_case() {
+        let mut rec = Record::parse("[result \"*\"]\n\n*\n").unwrap();
+        rec.set_tag("Result", "1-0");
+        assert_eq!(rec.tags.len(), 1);
+        assert_eq!(rec.tag("RESULT"), Some("1-0"));
+    }
 }
