@@ -2,9 +2,10 @@
 //! the side to move and the state of the game.
 //!
 //! Layout: column `c` (A = 0) is drawn at x = 5·c + [`MARGIN`], and cell
-//! (c, r) on text line y = 2·r − c + [`TOP`]. Cells of one column are two
-//! lines apart, so columns run straight down the page; a row runs up and to
-//! the right (its next cell is one line up, five characters on). The board
+//! (c, r) on text line y = c − 2·r + [`TOP`]. Cells of one column are two
+//! lines apart with row numbers growing upwards (row 1 at the bottom, as on
+//! a chessboard), so columns run straight up the page; a row runs down and
+//! to the right (its next cell is one line down, five characters on). The board
 //! is a hexagon with vertical left (A) and right (Q) sides.
 //!
 //! Each cell is drawn as
@@ -23,10 +24,10 @@ use punct_core::{Cell, Kind, Position, Side, Status, Variant};
 
 /// x of column A.
 const MARGIN: usize = 8;
-/// Added to 2·r − c so that the highest line of the board is line 1 (H1 and
-/// J2 have 2·r − c = −5) and line 0 holds the column letters.
-const TOP: i32 = 6;
-/// Lines of the board drawing: column letters, the cells (2·r − c from −5
+/// Added to c − 2·r so that the highest line of the board is line 1 (J17
+/// has c − 2·r = −25) and line 0 holds the column letters.
+const TOP: i32 = 26;
+/// Lines of the board drawing: column letters, the cells (c − 2·r from −25
 /// to 25), column letters.
 const LINES: usize = 33;
 /// Characters per line of the grid (the rightmost row number ends at
@@ -121,7 +122,7 @@ fn column_x(col: u8) -> usize {
 
 /// Text line of a cell.
 fn cell_y(col: u8, row: u8) -> usize {
-    (2 * row as i32 - col as i32 + TOP) as usize
+    (col as i32 - 2 * row as i32 + TOP) as usize
 }
 
 /// What a cell shows: `·`, `W2`, `B1*`, … and the style of it.
@@ -239,7 +240,7 @@ pub fn render(pos: &Position, colour: bool) -> String {
     }
     lines.push(
         "  Cells: W/B colour on top + height, * = a PÜNCT on top, [ ] = central hexagon; \
-         rows run up-right"
+         rows run down-right"
             .to_string(),
     );
 
