@@ -130,13 +130,13 @@ impl Record {
         for name in SEVEN_TAGS {
             let value = tags
                 .iter()
-                .find(|(n, _)| *n == name)
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
                 .map_or("?", |(_, v)| v);
-            rec.tags.push((name.to_string(), value.to_string()));
+            rec.set_tag(name, value);
         }
         for (n, v) in tags {
-            if !SEVEN_TAGS.contains(n) && *n != "Position" {
-                rec.tags.push((n.to_string(), v.to_string()));
+            if !n.eq_ignore_ascii_case("Position") {
+                rec.set_tag(n, v);
             }
         }
         rec.set_tag("Variant", game.start().variant().name());
@@ -154,14 +154,16 @@ impl Record {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Sets a tag (names compare ignoring case; the value is made one line).
     pub fn set_tag(&mut self, name: &str, value: &str) {
+        let value = one_line(value);
         match self
             .tags
             .iter_mut()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
         {
-            Some(t) => t.1 = value.to_string(),
-            None => self.tags.push((name.to_string(), value.to_string())),
+            Some(t) => t.1 = value,
+            None => self.tags.push((name.to_string(), value)),
         }
     }
 
@@ -246,7 +248,14 @@ impl Record {
                 if seen_moves {
                     return Err(syntax("tag pairs must come before the moves".into()));
                 }
-                tags.push(parse_tag(line).map_err(syntax)?);
+                let (name, value) = parse_tag(line).map_err(syntax)?;
+                if tags
+                    .iter()
+                    .any(|(n, _): &(String, String)| n.eq_ignore_ascii_case(&name))
+                {
+                    return Err(syntax(format!("tag `{name}` appears twice")));
+                }
+                tags.push((name, value));
                 continue;
             }
             let mut rest = line;
@@ -336,13 +345,11 @@ impl Record {
         for (n, v) in &self.tags {
             out.push_str(&format!(
                 "[{n} \"{}\"]\n",
-                v.replace('\\', "\\\\").replace('"', "\\\"")
+                one_line(v).replace('\\', "\\\\").replace('"', "\\\"")
             ));
         }
         out.push('\n');
-        let first = self
-            .start_position()
-            .map_or(Side::White, |p| p.side_to_move());
+        let first = first_mover(&self.tags);
         let mut tokens = Vec::new();
         for (i, mv) in self.moves.iter().enumerate() {
             // A move number stays on the line of its move.
@@ -384,6 +391,31 @@ pub fn move_number(first: Side, index: usize) -> (usize, Side) {
     (half / 2 + 1, side)
 }
 
+/// Who moves first as far as move numbers go: the side field of the
+/// `Position` tag (even when the rest of the tag is unusable), else White.
+/// Reading and writing both number moves by this, so they always agree.
+fn first_mover(tags: &[(String, String)]) -> Side {
+    let black = tags.iter().any(|(k, v)| {
+        k.eq_ignore_ascii_case("Position")
+            && v.split(':')
+                .nth(1)
+                .is_some_and(|s| s.eq_ignore_ascii_case("b"))
+    });
+    if black {
+        Side::Black
+    } else {
+        Side::White
+    }
+}
+
+/// Tag values are one line: line breaks and other control characters become spaces.
+fn one_line(value: &str) -> String {
+    value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 fn check_number(
     n: usize,
     dots: usize,
@@ -391,18 +423,7 @@ fn check_number(
     tags: &[(String, String)],
 ) -> Result<(), String> {
     // Where the record starts from Black, ply 0 is Black's half of move 1.
-    let black_first = tags.iter().any(|(k, v)| {
-        k.eq_ignore_ascii_case("Position")
-            && v.split(':')
-                .nth(1)
-                .is_some_and(|s| s.eq_ignore_ascii_case("b"))
-    });
-    let first = if black_first {
-        Side::Black
-    } else {
-        Side::White
-    };
-    let (number, side) = move_number(first, plies);
+    let (number, side) = move_number(first_mover(tags), plies);
     if n != number {
         return Err(format!("move number {n} should be {number}"));
     }
@@ -450,7 +471,7 @@ fn parse_tag(line: &str) -> Result<(String, String), String> {
             c => out.push(c),
         }
     }
-    Ok((name.to_string(), out))
+    Ok((name.to_string(), one_line(&out)))
 }
 
 #[cfg(test)]
