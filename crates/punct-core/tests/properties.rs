@@ -338,7 +338,7 @@ fn check_records(game: &Game, history: &[(Position, punct_core::Undo)]) {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(10),
+        cases: cases(40),
         failure_persistence: None,
         // A smaller seed is a different game, not a simpler one: report the
         // failing seed as drawn.
@@ -386,7 +386,7 @@ fn duplicate_free_game(seed: u64, variant: Variant, climb_bias: f64) {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(24),
+        cases: cases(64),
         failure_persistence: None,
         // A smaller seed is a different game, not a simpler one: report the
         // failing seed as drawn.
