@@ -3,6 +3,14 @@
 //! For now the simple opponents used by `punct play`: [`RandomPlayer`] and the
 //! one-ply [`GreedyPlayer`]. The real search comes later and lives here too;
 //! this crate depends on `punct-core` only.
+//!
+//! ```
+//! use punct_core::{Position, Variant};
+//! use punct_engine::{Player, RandomPlayer};
+//! let pos = Position::new(Variant::Standard);
+//! let mv = RandomPlayer::new(1).choose(&pos).unwrap();
+//! assert!(pos.is_legal(mv));
+//! ```
 
 use punct_core::{Bitboard, Cell, Edge, Move, Position, Side, Status};
 use rand::rngs::StdRng;
