@@ -338,10 +338,17 @@ impl Position {
     /// moved (the one not to move) wins if connected, else the other if
     /// connected; else an empty reserve or two passes end the game by count.
     pub(crate) fn derived_status(&self) -> Status {
+        self.status_checking(true, true)
+    }
+
+    /// [`Position::derived_status`], looking for a connection only where
+    /// asked: after a move from an unfinished game, a side can only be
+    /// connected now if it gained visible cells.
+    fn status_checking(&self, mover_may_connect: bool, opponent_may_connect: bool) -> Status {
         let mover = self.to_move.opponent();
-        if self.is_connected(mover) {
+        if mover_may_connect && self.is_connected(mover) {
             Status::Won(mover)
-        } else if self.is_connected(self.to_move) {
+        } else if opponent_may_connect && self.is_connected(self.to_move) {
             Status::Won(self.to_move)
         } else if self.passes >= 2
             || self.reserve_total(Side::White) == 0
@@ -437,6 +444,9 @@ impl Position {
             passes: self.passes,
             status: self.status,
         };
+        // Neither side was connected before (the game was going on), and the
+        // opponent gains visible cells only where a lifted piece uncovers them.
+        let mut opponent_may_connect = false;
         match mv {
             Move::Add {
                 kind,
@@ -459,6 +469,10 @@ impl Position {
                 undo.slot = slot;
                 undo.before = self.placement[slot as usize];
                 self.lift(slot);
+                let opponent = side.opponent().index();
+                opponent_may_connect = self.cells[slot as usize]
+                    .iter()
+                    .any(|&c| self.visible[opponent].contains(c));
                 let cells =
                     footprint(slot_kind(slot), to, rotation).expect("target footprint on board");
                 let level = cells.iter().map(|c| self.height[c.index()]).max().unwrap();
@@ -476,7 +490,7 @@ impl Position {
         }
         self.to_move = side.opponent();
         self.hash ^= BLACK_TO_MOVE_KEY;
-        self.status = self.derived_status();
+        self.status = self.status_checking(mv != Move::Pass, opponent_may_connect);
         undo
     }
 
