@@ -37,11 +37,6 @@ impl Direction {
         Direction(5),
     ];
 
-    /// The direction `k` steps further round (indices mod 6).
-    pub const fn turned(self, k: u8) -> Direction {
-        Direction((self.0 + k) % 6)
-    }
-
     /// Index offset of one step in this direction.
     pub const fn offset(self) -> i32 {
         let (dc, dr) = DIRECTION_STEPS[self.0 as usize];

@@ -212,18 +212,4 @@ impl Position {
             })
             .collect()
     }
-
-    /// Pieces of the side to move that could be relocated (uncovered).
-    pub fn movable_pieces(&self) -> Vec<Cell> {
-        let first = self.to_move.index() as u8 * 18;
-        (first..first + 18)
-            .filter_map(|slot| {
-                let p = self.placement[slot as usize]?;
-                self.cells[slot as usize]
-                    .iter()
-                    .all(|c| self.top[c.index()] == slot)
-                    .then_some(p.punct)
-            })
-            .collect()
-    }
 }

@@ -115,17 +115,16 @@ impl Kind {
         self as usize
     }
 
-    /// The dot positions as sums of directions from the PÜNCT, for rotation
-    /// `k`; index 0 is the PÜNCT itself. Straight from the rules' table.
-    const fn dot_directions(self, k: u8) -> [&'static [u8]; 3] {
-        // Directions relative to k; the const table avoids any allocation.
+    /// The dot positions as sums of directions relative to the rotation k,
+    /// from the PÜNCT; index 0 is the PÜNCT itself. Straight from the rules'
+    /// table.
+    const fn dot_directions(self) -> [&'static [u8]; 3] {
         const T: [&[u8]; 3] = [&[], &[0], &[1]];
         const C: [&[u8]; 3] = [&[], &[0], &[3]];
         const E: [&[u8]; 3] = [&[], &[0], &[0, 0]];
         const L: [&[u8]; 3] = [&[], &[0], &[0, 1]];
         const M: [&[u8]; 3] = [&[], &[1], &[3]];
         const R: [&[u8]; 3] = [&[], &[4], &[4, 3]];
-        let _ = k;
         match self {
             Kind::T => T,
             Kind::C => C,
@@ -139,7 +138,7 @@ impl Kind {
     /// Index offsets of the three dots from the PÜNCT for rotation `k`
     /// (index 0 is the PÜNCT, offset 0).
     pub const fn offsets(self, k: u8) -> [i32; 3] {
-        let dirs = self.dot_directions(k);
+        let dirs = self.dot_directions();
         let mut out = [0i32; 3];
         let mut i = 0;
         while i < 3 {
