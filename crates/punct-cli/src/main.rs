@@ -3,6 +3,8 @@
 
 mod bench;
 mod date;
+mod engine_cmd;
+mod match_cmd;
 mod play;
 mod render;
 
@@ -68,6 +70,12 @@ enum Command {
         #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
         variant: VariantArg,
     },
+    /// Speak the engine protocol (docs/PROTOCOL.md) on stdin/stdout
+    Engine(engine_cmd::EngineArgs),
+    /// Play engines against each other: score, Elo, SPRT
+    Match(match_cmd::MatchArgs),
+    /// List the built-in engines and levels
+    Engines,
     /// Quick speed figures: perft, move generation, random playouts
     Bench {
         /// Seconds to spend on each measurement
@@ -296,6 +304,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 ],
             );
             emit(&record.to_text())?;
+        }
+        Command::Engine(args) => engine_cmd::run(args)?,
+        Command::Match(args) => match_cmd::run(args)?,
+        Command::Engines => {
+            let out: String = punct_engine::ENGINES
+                .iter()
+                .map(|(name, what)| format!("{name:<12} {what}\n"))
+                .collect();
+            emit(&out)?;
         }
         Command::Bench { seconds } => {
             if !(seconds > 0.0 && seconds <= 600.0) {
