@@ -14,8 +14,10 @@
 
 mod boardspace;
 mod eval;
+pub mod paths;
 mod search;
 mod simple;
+pub mod tactics;
 mod uct;
 
 pub use eval::{connection_distance, evaluate};
