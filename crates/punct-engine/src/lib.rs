@@ -12,6 +12,7 @@
 //! assert!(pos.is_legal(mv));
 //! ```
 
+mod ai;
 mod boardspace;
 mod eval;
 pub mod paths;
@@ -20,6 +21,7 @@ mod simple;
 pub mod tactics;
 mod uct;
 
+pub use ai::{Ai, Level};
 pub use eval::{connection_distance, evaluate};
 pub use search::{
     parse_spin, Budget, Clock, Engine, EngineOption, EnginePlayer, Info, Limits, Score,
@@ -39,6 +41,10 @@ pub trait Player {
 
 /// The engines `new_engine` knows, each with a one-line description.
 pub const ENGINES: &[(&str, &str)] = &[
+    ("level1", "beginner: looks one move ahead and picks among its five favourites; misses threats"),
+    ("level2", "casual: looks one move ahead, always takes a win and blocks an immediate threat"),
+    ("level3", "club: searches two plies over its 16 most promising moves, with tactics"),
+    ("level4", "strongest: deepening alpha-beta over pruned candidates with a transposition table"),
     ("random", "a uniformly random legal move (baseline)"),
     (
         "greedy",
@@ -49,6 +55,10 @@ pub const ENGINES: &[(&str, &str)] = &[
 /// An engine by name (see [`ENGINES`]); `seed` drives its random choices.
 pub fn new_engine(name: &str, seed: u64) -> Result<Box<dyn Engine>, String> {
     match name.to_ascii_lowercase().as_str() {
+        "level1" | "beginner" => Ok(Box::new(Ai::new(Level::Beginner, seed))),
+        "level2" | "casual" => Ok(Box::new(Ai::new(Level::Casual, seed))),
+        "level3" | "club" => Ok(Box::new(Ai::new(Level::Club, seed))),
+        "level4" | "strongest" => Ok(Box::new(Ai::new(Level::Strongest, seed))),
         "random" => Ok(Box::new(RandomPlayer::new(seed))),
         "greedy" => Ok(Box::new(GreedyPlayer::new(seed))),
         _ => Err(format!(

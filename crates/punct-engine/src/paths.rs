@@ -77,8 +77,10 @@ pub struct Corridor {
     /// Sum over the three pairs of each pair's cost (capped), a finer
     /// measure of progress than the best pair alone.
     pub spread: u32,
-    /// Non-own cells on a chain costing at most `distance + slack`.
+    /// Non-own cells on a chain within the bound.
     pub cells: Bitboard,
+    /// Own cells on a chain within the bound.
+    pub chain: Bitboard,
 }
 
 /// The corridor of `side`: every non-own cell on a chain whose cost is at
@@ -116,30 +118,31 @@ fn corridor_bounded(
         spread += d.min(limit as u32);
         maps.push((d, da, db));
     }
-    let own = pos.visible(side);
-    let mut cells = Bitboard::EMPTY;
+    let mut on_chain = Bitboard::EMPTY;
     let bound = bound(best);
     if best < FAR as u32 {
         for (d, da, db) in &maps {
             if *d > bound {
                 continue;
             }
-            for c in (!own).cells() {
+            for c in Bitboard::BOARD.cells() {
                 let i = c.index();
                 if da[i] == FAR || db[i] == FAR {
                     continue;
                 }
                 let through = da[i] as u32 + db[i] as u32 - cost[i] as u32;
                 if through <= bound {
-                    cells.insert(c);
+                    on_chain.insert(c);
                 }
             }
         }
     }
+    let own = pos.visible(side);
     Corridor {
         distance: best,
         spread,
-        cells,
+        cells: on_chain & !own,
+        chain: on_chain & own,
     }
 }
 

@@ -1,0 +1,606 @@
+//! The PÜNCT AI: tactics first, then an alpha-beta search over a pruned set
+//! of candidate moves, with iterative deepening and a transposition table.
+//!
+//! PÜNCT has thousands of legal moves, so full-width search is hopeless.
+//! Every node keeps only its most promising moves, ranked by where they put
+//! dots relative to both sides' near-shortest chains (see [`crate::paths`]);
+//! leaves are judged by [`evaluate`]: the connection race (cheapest chain of
+//! each side, with a finer sum over all three pairs) and, in the standard
+//! game, central presence as the reserves run out.
+
+use crate::paths::{corridor, distance_and_spread, Corridor, Costs};
+use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, Score, SearchResult};
+use crate::tactics::{is_safe, target_cells, winning_moves};
+use punct_core::{Bitboard, Move, Position, Status, Variant};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+/// A won position's score; a win in `n` plies scores `WIN - n`.
+const WIN: i32 = 1_000_000;
+const MATE_BAND: i32 = 10_000;
+
+/// The AI's playing levels, weakest first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Level {
+    Beginner = 1,
+    Casual = 2,
+    Club = 3,
+    Strongest = 4,
+}
+
+impl Level {
+    pub const ALL: [Level; 4] = [
+        Level::Beginner,
+        Level::Casual,
+        Level::Club,
+        Level::Strongest,
+    ];
+
+    /// What the level does differently, in one line.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Level::Beginner => "looks one move ahead and picks among its five favourites; misses threats",
+            Level::Casual => "looks one move ahead, always takes a win and blocks an immediate threat",
+            Level::Club => "searches two plies over its 16 most promising moves, with tactics",
+            Level::Strongest => {
+                "deepening alpha-beta over pruned candidates with a transposition table, using all its time"
+            }
+        }
+    }
+
+    pub fn from_number(n: u32) -> Option<Level> {
+        Level::ALL.get((n as usize).wrapping_sub(1)).copied()
+    }
+}
+
+/// Evaluation of `pos` for the side to move, in centi-cells.
+pub fn evaluate(pos: &Position) -> i32 {
+    let me = pos.side_to_move();
+    match pos.status() {
+        Status::Won(s) if s == me => return WIN,
+        Status::Won(_) => return -WIN,
+        Status::Draw => return 0,
+        Status::Ongoing => {}
+    }
+    let (dm, sm) = distance_and_spread(pos, me);
+    let (dt, st) = distance_and_spread(pos, me.opponent());
+    let mut score = 100 * (dt as i32 - dm as i32) + 10 * (st as i32 - sm as i32);
+    if pos.variant() == Variant::Standard {
+        // The central count decides a game nobody connects; it matters more
+        // as the reserves (and so the game) run out.
+        let left = pos.reserve_total(me).min(pos.reserve_total(me.opponent())) as i32;
+        let weight = if left <= 3 {
+            60
+        } else if left <= 8 {
+            20
+        } else {
+            5
+        };
+        score += weight * (pos.central_count(me) as i32 - pos.central_count(me.opponent()) as i32);
+    }
+    score
+}
+
+fn to_score(v: i32) -> Score {
+    if v >= WIN - MATE_BAND {
+        Score::Win((WIN - v) as u32)
+    } else if v <= -WIN + MATE_BAND {
+        Score::Loss((WIN + v) as u32)
+    } else {
+        Score::Eval(v)
+    }
+}
+
+#[derive(Copy, Clone)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Copy, Clone)]
+struct Entry {
+    depth: u32,
+    score: i32,
+    bound: Bound,
+    best: Option<Move>,
+}
+
+/// Ranks every legal move by where it puts its dots, best first.
+fn ranked_moves(pos: &Position, width: usize, first: Option<Move>) -> Vec<Move> {
+    let moves = pos.legal_moves();
+    let me = pos.side_to_move();
+    let mine: Corridor = corridor(pos, me, Costs::CoverOpponent, 1);
+    let theirs: Corridor = corridor(pos, me.opponent(), Costs::CoverOpponent, 1);
+    let own = pos.visible(me);
+    let their_dots = pos.visible(me.opponent());
+    let near_own = own.grown();
+    let mut scored: Vec<(i32, Move)> = moves
+        .into_iter()
+        .map(|mv| {
+            let cells = target_cells(pos, mv);
+            let mut s = 0i32;
+            s += 30 * (cells & mine.cells).len() as i32;
+            s += 10 * (cells & mine.cells & their_dots).len() as i32;
+            s += 20 * (cells & theirs.cells).len() as i32;
+            s += 20 * (cells & theirs.cells & their_dots).len() as i32;
+            s += 2 * (cells & near_own).len() as i32;
+            if let Move::Relocate { from, .. } = mv {
+                // Lifting uncovers what is below: cells of our own chains
+                // that the piece leaves may stop showing our colour.
+                let lifted = pos.top_piece(from).map_or(Bitboard::EMPTY, |p| {
+                    let mut b = Bitboard::EMPTY;
+                    for c in p.cells {
+                        b.insert(c);
+                    }
+                    b
+                });
+                let exposed = lifted & !cells;
+                s -= 25 * (exposed & mine.chain).len() as i32;
+            }
+            if Some(mv) == first {
+                s = i32::MAX;
+            }
+            (s, mv)
+        })
+        .collect();
+    if scored.len() > width && width > 0 {
+        scored.select_nth_unstable_by(width - 1, |a, b| b.0.cmp(&a.0));
+        scored.truncate(width);
+    }
+    // Stable order among equals keeps the search deterministic.
+    scored.sort_by_key(|b| std::cmp::Reverse(b.0));
+    scored.into_iter().map(|(_, m)| m).collect()
+}
+
+struct Search<'a> {
+    budget: Budget<'a>,
+    nodes: u64,
+    aborted: bool,
+    tt: &'a mut HashMap<u64, Entry>,
+    inner_width: usize,
+}
+
+impl Search<'_> {
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes % 64 == 0 && self.budget.exhausted(self.nodes) {
+            self.aborted = true;
+            return 0;
+        }
+        match pos.status() {
+            Status::Won(s) if s == pos.side_to_move() => return WIN - ply as i32,
+            Status::Won(_) => return -(WIN - ply as i32),
+            Status::Draw => return 0,
+            Status::Ongoing => {}
+        }
+        if depth == 0 {
+            return evaluate(pos);
+        }
+        let key = pos.hash();
+        let mut first = None;
+        if let Some(e) = self.tt.get(&key) {
+            first = e.best;
+            if e.depth >= depth {
+                match e.bound {
+                    Bound::Exact => return e.score,
+                    Bound::Lower if e.score >= beta => return e.score,
+                    Bound::Upper if e.score <= alpha => return e.score,
+                    _ => {}
+                }
+            }
+        }
+        let alpha0 = alpha;
+        let mut best = -WIN - 1;
+        let mut best_move = None;
+        for mv in ranked_moves(pos, self.inner_width, first) {
+            let undo = pos.make(mv);
+            let v = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
+            pos.unmake(undo);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt.insert(
+            key,
+            Entry {
+                depth,
+                score: best,
+                bound,
+                best: best_move,
+            },
+        );
+        best
+    }
+}
+
+/// How wide and deep a level searches.
+#[derive(Copy, Clone)]
+struct Shape {
+    max_depth: u32,
+    /// Candidate moves kept at the root and at inner nodes.
+    root_width: usize,
+    inner_width: usize,
+}
+
+impl Shape {
+    const CLUB: Shape = Shape {
+        max_depth: 2,
+        root_width: 16,
+        inner_width: 10,
+    };
+    const STRONGEST: Shape = Shape {
+        max_depth: 64,
+        root_width: 24,
+        inner_width: 12,
+    };
+}
+
+/// The PÜNCT AI at one of its [`Level`]s.
+pub struct Ai {
+    level: Level,
+    rng: StdRng,
+    seed: u64,
+    tt: HashMap<u64, Entry>,
+}
+
+impl Ai {
+    pub fn new(level: Level, seed: u64) -> Ai {
+        Ai {
+            level,
+            rng: StdRng::seed_from_u64(seed),
+            seed,
+            tt: HashMap::new(),
+        }
+    }
+
+    /// Every move with its one-ply evaluation for the mover, best first.
+    fn one_ply(pos: &Position) -> Vec<(i32, Move)> {
+        let mut scratch = pos.clone();
+        let mut scored: Vec<(i32, Move)> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let undo = scratch.make(mv);
+                let v = -evaluate(&scratch);
+                scratch.unmake(undo);
+                (v, mv)
+            })
+            .collect();
+        scored.sort_by_key(|b| std::cmp::Reverse(b.0));
+        scored
+    }
+
+    fn result(best: Move, score: i32, depth: u32, nodes: u64, pv: Vec<Move>) -> SearchResult {
+        SearchResult {
+            best,
+            score: to_score(score),
+            depth,
+            nodes,
+            pv,
+        }
+    }
+
+    fn search_deep(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        info: &mut dyn FnMut(&Info),
+        shape: Shape,
+    ) -> SearchResult {
+        let Shape {
+            max_depth,
+            root_width,
+            inner_width,
+        } = shape;
+        let budget = Budget::new(pos, limits, stop);
+        // Only moves that leave the opponent no immediate win, when there are any.
+        let mut roots: Vec<Move> = ranked_moves(pos, root_width, None)
+            .into_iter()
+            .filter(|&m| is_safe(pos, m))
+            .collect();
+        if roots.is_empty() {
+            let all = ranked_moves(pos, 0, None);
+            roots = all
+                .iter()
+                .copied()
+                .filter(|&m| is_safe(pos, m))
+                .take(root_width.max(4))
+                .collect();
+            if roots.is_empty() {
+                roots = all.into_iter().take(root_width.max(1)).collect();
+            }
+        }
+        let mut best = (roots[0], evaluate(pos), 0u32);
+        let max_depth = limits.depth.unwrap_or(max_depth).clamp(1, max_depth.max(1));
+        let mut search = Search {
+            budget,
+            nodes: 0,
+            aborted: false,
+            tt: &mut self.tt,
+            inner_width,
+        };
+        let mut scratch = pos.clone();
+        for depth in 1..=max_depth {
+            let mut alpha = -WIN - 1;
+            let mut iteration_best = None;
+            for &mv in &roots {
+                let undo = scratch.make(mv);
+                let v = -search.negamax(&mut scratch, depth - 1, 1, -WIN - 1, -alpha);
+                scratch.unmake(undo);
+                if search.aborted {
+                    break;
+                }
+                if v > alpha {
+                    alpha = v;
+                    iteration_best = Some((mv, v));
+                }
+            }
+            if search.aborted {
+                // A partial iteration counts only if its best beats the last full one.
+                if let Some((mv, v)) = iteration_best {
+                    if v > best.1 && mv != best.0 {
+                        best = (mv, v, depth);
+                    }
+                }
+                break;
+            }
+            if let Some((mv, v)) = iteration_best {
+                best = (mv, v, depth);
+                // Search the best move first next time.
+                roots.retain(|&m| m != mv);
+                roots.insert(0, mv);
+            }
+            let pv = principal_variation(search.tt, pos, best.0, depth);
+            info(&Info {
+                depth,
+                score: to_score(best.1),
+                nodes: search.nodes,
+                elapsed: search.budget.elapsed(),
+                pv,
+            });
+            if best.1.abs() >= WIN - MATE_BAND || search.budget.exhausted(search.nodes) {
+                break;
+            }
+            search = Search {
+                budget: search.budget,
+                nodes: search.nodes,
+                aborted: false,
+                tt: search.tt,
+                inner_width,
+            };
+        }
+        let nodes = search.nodes;
+        let pv = principal_variation(&self.tt, pos, best.0, best.2.max(1));
+        Self::result(best.0, best.1, best.2, nodes, pv)
+    }
+}
+
+/// The line the transposition table remembers after `first`.
+fn principal_variation(
+    tt: &HashMap<u64, Entry>,
+    pos: &Position,
+    first: Move,
+    depth: u32,
+) -> Vec<Move> {
+    let mut line = vec![first];
+    let mut p = pos.clone();
+    p.make(first);
+    while (line.len() as u32) < depth && !p.status().is_over() {
+        match tt.get(&p.hash()).and_then(|e| e.best) {
+            Some(m) if p.is_legal(m) => {
+                line.push(m);
+                p.make(m);
+            }
+            _ => break,
+        }
+    }
+    line
+}
+
+impl Engine for Ai {
+    fn name(&self) -> String {
+        format!("punct level {}", self.level as u32)
+    }
+
+    fn new_game(&mut self) {
+        self.tt.clear();
+        self.rng = StdRng::seed_from_u64(self.seed);
+    }
+
+    fn options(&self) -> Vec<EngineOption> {
+        vec![EngineOption::spin("Level", self.level as i64, 1, 4)]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        if name.eq_ignore_ascii_case("Level") {
+            let v = parse_spin(name, value, 1, 4)?;
+            self.level = Level::from_number(v as u32).expect("checked range");
+            self.tt.clear();
+            Ok(())
+        } else {
+            Err(format!("unknown option `{name}`: this engine has Level"))
+        }
+    }
+
+    fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = std::time::Instant::now();
+        let moves = pos.legal_moves();
+        if moves.len() <= 1 {
+            let best = moves.first().copied().unwrap_or(Move::Pass);
+            return Self::result(best, 0, 0, 1, vec![best]);
+        }
+        if self.level != Level::Beginner {
+            if let Some(&win) = winning_moves(pos).first() {
+                let r = Self::result(win, WIN - 1, 1, 1, vec![win]);
+                info(&Info {
+                    depth: 1,
+                    score: r.score,
+                    nodes: 1,
+                    elapsed: start.elapsed(),
+                    pv: r.pv.clone(),
+                });
+                return r;
+            }
+        }
+        let r = match self.level {
+            Level::Beginner => {
+                let scored = Self::one_ply(pos);
+                let pick = self.rng.random_range(0..scored.len().min(5));
+                let (v, mv) = scored[pick];
+                Self::result(mv, v, 1, scored.len() as u64, vec![mv])
+            }
+            Level::Casual => {
+                let scored = Self::one_ply(pos);
+                let (v, mv) = scored
+                    .iter()
+                    .copied()
+                    .find(|&(_, m)| is_safe(pos, m))
+                    .unwrap_or(scored[0]);
+                Self::result(mv, v, 1, scored.len() as u64, vec![mv])
+            }
+            Level::Club => self.search_deep(pos, limits, stop, info, Shape::CLUB),
+            Level::Strongest => self.search_deep(pos, limits, stop, info, Shape::STRONGEST),
+        };
+        if matches!(self.level, Level::Beginner | Level::Casual) {
+            info(&Info {
+                depth: r.depth,
+                score: r.score,
+                nodes: r.nodes,
+                elapsed: start.elapsed(),
+                pv: r.pv.clone(),
+            });
+        }
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tactics::has_winning_move;
+    use crate::{Player, RandomPlayer};
+
+    const WHITE_THREATENS: &str = "basic:w:0:wE@B9/5,wE@E9/5,wE@H9/5,wE@K9/5,wC@O9/2,\
+        wT@Q10/2,bT@C3/0,bT@E3/0,bT@G3/0,bT@F12/0,bT@H14/0,bT@J15/0";
+
+    fn run(level: Level, pos: &Position, limits: Limits) -> SearchResult {
+        let stop = AtomicBool::new(false);
+        Ai::new(level, 3).search(pos, &limits, &stop, &mut |_| {})
+    }
+
+    fn midgame(seed: u64, plies: usize) -> Position {
+        let mut r = RandomPlayer::new(seed);
+        let mut pos = Position::new(Variant::Standard);
+        for _ in 0..plies {
+            match r.choose(&pos) {
+                Some(m) => {
+                    pos.make(m);
+                }
+                None => break,
+            }
+        }
+        pos
+    }
+
+    #[test]
+    fn every_level_plays_legal_moves() {
+        for level in Level::ALL {
+            for seed in 0..2 {
+                let pos = midgame(seed, 12 + seed as usize);
+                let r = run(level, &pos, Limits::nodes(300));
+                assert!(pos.is_legal(r.best), "{level:?}: {}", r.best);
+            }
+        }
+    }
+
+    #[test]
+    fn levels_two_and_up_take_an_immediate_win() {
+        let pos = Position::from_position_string(WHITE_THREATENS).unwrap();
+        for level in [Level::Casual, Level::Club, Level::Strongest] {
+            let r = run(level, &pos, Limits::nodes(500));
+            let mut after = pos.clone();
+            after.make(r.best);
+            assert_eq!(
+                after.status(),
+                Status::Won(punct_core::Side::White),
+                "{level:?}"
+            );
+            assert_eq!(r.score, Score::Win(1));
+        }
+    }
+
+    #[test]
+    fn levels_two_and_up_block_an_immediate_threat() {
+        let pos =
+            Position::from_position_string(&WHITE_THREATENS.replace("basic:w", "basic:b")).unwrap();
+        for level in [Level::Casual, Level::Club, Level::Strongest] {
+            let r = run(level, &pos, Limits::nodes(2_000));
+            let mut after = pos.clone();
+            after.make(r.best);
+            assert!(
+                !has_winning_move(&after),
+                "{level:?} played {} and allows a win",
+                r.best
+            );
+        }
+    }
+
+    #[test]
+    fn a_node_limited_search_is_reproducible() {
+        let pos = midgame(5, 20);
+        let a = run(Level::Strongest, &pos, Limits::nodes(1_500));
+        let b = run(Level::Strongest, &pos, Limits::nodes(1_500));
+        assert_eq!((a.best, a.nodes, a.depth), (b.best, b.nodes, b.depth));
+        assert!(a.nodes <= 1_500 + 64, "{}", a.nodes);
+        assert!(a.depth >= 1);
+    }
+
+    #[test]
+    fn a_stopped_search_still_returns_a_legal_move() {
+        let pos = midgame(9, 16);
+        let stop = AtomicBool::new(true);
+        let r = Ai::new(Level::Strongest, 1).search(&pos, &Limits::default(), &stop, &mut |_| {});
+        assert!(pos.is_legal(r.best));
+    }
+
+    #[test]
+    fn the_level_option_is_range_checked() {
+        let mut ai = Ai::new(Level::Club, 0);
+        assert!(ai.set_option("Level", "4").is_ok());
+        assert_eq!(ai.name(), "punct level 4");
+        assert!(ai.set_option("Level", "5").is_err());
+        assert!(ai.set_option("Hash", "1").is_err());
+    }
+}
