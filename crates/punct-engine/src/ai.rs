@@ -10,8 +10,8 @@
 
 use crate::paths::{corridor, distance_and_spread, Corridor, Costs};
 use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, Score, SearchResult};
-use crate::tactics::{is_safe, target_cells, winning_moves};
-use punct_core::{Bitboard, Move, Position, Status, Variant};
+use crate::tactics::{is_safe, winning_moves};
+use punct_core::{footprint, Bitboard, Cell, Move, Position, Status, Variant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
@@ -108,41 +108,65 @@ struct Entry {
     best: Option<Move>,
 }
 
-/// Ranks every legal move by where it puts its dots, best first.
+/// Ranks every legal move by where it puts its dots, best first, keeping
+/// the `width` best (all when `width` is 0); `first` goes first.
 fn ranked_moves(pos: &Position, width: usize, first: Option<Move>) -> Vec<Move> {
     let moves = pos.legal_moves();
     let me = pos.side_to_move();
     let mine: Corridor = corridor(pos, me, Costs::CoverOpponent, 1);
     let theirs: Corridor = corridor(pos, me.opponent(), Costs::CoverOpponent, 1);
-    let own = pos.visible(me);
     let their_dots = pos.visible(me.opponent());
-    let near_own = own.grown();
+    // What a dot of ours is worth on each cell: on our near-shortest chains,
+    // on theirs (blocking), more where it covers one of their dots, a little
+    // next to our own dots.
+    let mut weight = [0i32; 320];
+    let mut add = |set: Bitboard, w: i32| {
+        for c in set.cells() {
+            weight[c.index()] += w;
+        }
+    };
+    add(mine.cells, 30);
+    add(mine.cells & their_dots, 10);
+    add(theirs.cells, 20);
+    add(theirs.cells & their_dots, 20);
+    add(pos.visible(me).grown(), 2);
+    // Lifting uncovers what is below: our chain cells a piece leaves may
+    // stop showing our colour.
+    add(mine.chain, -25);
+    let placed = |cells: [Cell; 3]| -> i32 { cells.iter().map(|c| weight[c.index()]).sum() };
     let mut scored: Vec<(i32, Move)> = moves
         .into_iter()
         .map(|mv| {
-            let cells = target_cells(pos, mv);
-            let mut s = 0i32;
-            s += 30 * (cells & mine.cells).len() as i32;
-            s += 10 * (cells & mine.cells & their_dots).len() as i32;
-            s += 20 * (cells & theirs.cells).len() as i32;
-            s += 20 * (cells & theirs.cells & their_dots).len() as i32;
-            s += 2 * (cells & near_own).len() as i32;
-            if let Move::Relocate { from, .. } = mv {
-                // Lifting uncovers what is below: cells of our own chains
-                // that the piece leaves may stop showing our colour.
-                let lifted = pos.top_piece(from).map_or(Bitboard::EMPTY, |p| {
-                    let mut b = Bitboard::EMPTY;
-                    for c in p.cells {
-                        b.insert(c);
+            let s = match mv {
+                _ if Some(mv) == first => i32::MAX,
+                Move::Add {
+                    kind,
+                    punct,
+                    rotation,
+                } => footprint(kind, punct, rotation).map_or(0, placed),
+                Move::Relocate { from, to, rotation } => match pos.top_piece(from) {
+                    Some(p) => {
+                        let to_cells = footprint(p.kind, to, rotation);
+                        // Own chain cells are own dots: their weight counts
+                        // only where the piece leaves them.
+                        let left: i32 = p
+                            .cells
+                            .iter()
+                            .filter(|c| to_cells.is_none_or(|t| !t.contains(c)))
+                            .filter(|c| mine.chain.contains(**c))
+                            .count() as i32
+                            * -25;
+                        to_cells.map_or(0, |t| {
+                            t.iter()
+                                .filter(|c| !mine.chain.contains(**c))
+                                .map(|c| weight[c.index()])
+                                .sum::<i32>()
+                        }) + left
                     }
-                    b
-                });
-                let exposed = lifted & !cells;
-                s -= 25 * (exposed & mine.chain).len() as i32;
-            }
-            if Some(mv) == first {
-                s = i32::MAX;
-            }
+                    None => 0,
+                },
+                Move::Pass => 0,
+            };
             (s, mv)
         })
         .collect();

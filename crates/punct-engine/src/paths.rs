@@ -6,7 +6,7 @@
 //! [`Costs::CoverOpponent`], 2 for a cell showing the opponent (a piece must
 //! be moved on top of it).
 
-use punct_core::{Bitboard, Cell, Direction, Edge, Position, Side};
+use punct_core::{Bitboard, Cell, Edge, Position, Side};
 
 const SLOTS: usize = 320;
 const FAR: u8 = u8::MAX;
@@ -20,52 +20,78 @@ pub enum Costs {
     CoverOpponent,
 }
 
-/// Per-cell costs for `side`.
-fn cost_table(pos: &Position, side: Side, costs: Costs) -> [u8; SLOTS] {
-    let mut t = [FAR; SLOTS];
+/// The cells of each cost for `side`: (0, 1, 2).
+fn cost_sets(pos: &Position, side: Side, costs: Costs) -> (Bitboard, Bitboard, Bitboard) {
     let own = pos.visible(side);
     let theirs = pos.visible(side.opponent());
-    for c in Cell::all() {
-        t[c.index()] = if own.contains(c) {
-            0
-        } else if costs == Costs::CoverOpponent && theirs.contains(c) {
-            2
-        } else {
-            1
-        };
+    match costs {
+        Costs::Missing => (own, !own, Bitboard::EMPTY),
+        Costs::CoverOpponent => (own, !(own | theirs), theirs),
     }
-    t
 }
 
-/// Distances from `from` (the cost of the cell itself included), by a
-/// bucketed Dijkstra (costs are 0–2). Stops growing past `limit`.
-fn distances(from: Bitboard, cost: &[u8; SLOTS], limit: u8) -> [u8; SLOTS] {
+/// Bucketed Dijkstra on bitboards: `reached` grows one cost level at a
+/// time (cells of cost 1 next to the last level, of cost 2 next to the one
+/// before, then everything of cost 0 they touch). Calls `visit(d, new)`
+/// with the cells whose distance from `from` (their own cost included) is
+/// exactly `d`; stops when `visit` returns false or at `limit`.
+fn levels(
+    from: Bitboard,
+    (zero, one, two): (Bitboard, Bitboard, Bitboard),
+    limit: u8,
+    mut visit: impl FnMut(u8, Bitboard) -> bool,
+) {
+    let mut grown_before = Bitboard::EMPTY; // neighbours of distance ≤ d − 2
+    let mut last = from.flood(zero); // distance ≤ d − 1 (d = 0 here)
+    if !visit(0, last) {
+        return;
+    }
+    let mut quiet = 0;
+    for d in 1..=limit {
+        let grown_last = last.grown();
+        let mut next = last | (grown_last & one) | (grown_before & two) | (from & one);
+        if d >= 2 {
+            next |= from & two;
+        }
+        next = next.flood(next | zero);
+        let new = next & !last;
+        if !visit(d, new) {
+            return;
+        }
+        // Costs are at most 2: two quiet levels in a row mean nothing is left.
+        quiet = if new.is_empty() { quiet + 1 } else { 0 };
+        if quiet == 2 {
+            return;
+        }
+        grown_before = grown_last;
+        last = next;
+    }
+}
+
+/// Per-cell distances from `from` (`FAR` beyond `limit`).
+fn distances(from: Bitboard, sets: (Bitboard, Bitboard, Bitboard), limit: u8) -> [u8; SLOTS] {
     let mut dist = [FAR; SLOTS];
-    let mut buckets: Vec<Vec<Cell>> = vec![Vec::new(); limit as usize + 1];
-    for c in from.cells() {
-        let d = cost[c.index()];
-        if d <= limit {
+    levels(from, sets, limit, |d, new| {
+        for c in new.cells() {
             dist[c.index()] = d;
-            buckets[d as usize].push(c);
         }
-    }
-    for d in 0..=limit {
-        while let Some(c) = buckets[d as usize].pop() {
-            if dist[c.index()] != d {
-                continue;
-            }
-            for dir in Direction::ALL {
-                if let Some(n) = c.neighbour(dir) {
-                    let nd = d.saturating_add(cost[n.index()]);
-                    if nd <= limit && nd < dist[n.index()] {
-                        dist[n.index()] = nd;
-                        buckets[nd as usize].push(n);
-                    }
-                }
-            }
-        }
-    }
+        true
+    });
     dist
+}
+
+/// The cost of the cheapest chain from `a` to `b` (`limit + 1` if none within `limit`).
+fn pair_distance(a: Bitboard, b: Bitboard, sets: (Bitboard, Bitboard, Bitboard), limit: u8) -> u32 {
+    let mut found = limit as u32 + 1;
+    levels(a, sets, limit, |d, new| {
+        if (new & b).is_empty() {
+            true
+        } else {
+            found = d as u32;
+            false
+        }
+    });
+    found
 }
 
 /// The shortest chains of one side.
@@ -101,14 +127,14 @@ fn corridor_bounded(
     costs: Costs,
     bound: impl Fn(u32) -> u32,
 ) -> Corridor {
-    let cost = cost_table(pos, side, costs);
+    let sets = cost_sets(pos, side, costs);
     let limit = 60u8;
     let mut maps = Vec::with_capacity(3);
     let mut best = FAR as u32;
     let mut spread = 0;
     for (a, b) in Edge::PAIRS {
-        let da = distances(Bitboard::edge(a), &cost, limit);
-        let db = distances(Bitboard::edge(b), &cost, limit);
+        let da = distances(Bitboard::edge(a), sets, limit);
+        let db = distances(Bitboard::edge(b), sets, limit);
         let d = Bitboard::edge(b)
             .cells()
             .map(|c| da[c.index()] as u32)
@@ -118,6 +144,15 @@ fn corridor_bounded(
         spread += d.min(limit as u32);
         maps.push((d, da, db));
     }
+    let cost_of = |c: Cell| -> u32 {
+        if sets.0.contains(c) {
+            0
+        } else if sets.1.contains(c) {
+            1
+        } else {
+            2
+        }
+    };
     let mut on_chain = Bitboard::EMPTY;
     let bound = bound(best);
     if best < FAR as u32 {
@@ -130,7 +165,7 @@ fn corridor_bounded(
                 if da[i] == FAR || db[i] == FAR {
                     continue;
                 }
-                let through = da[i] as u32 + db[i] as u32 - cost[i] as u32;
+                let through = da[i] as u32 + db[i] as u32 - cost_of(c);
                 if through <= bound {
                     on_chain.insert(c);
                 }
@@ -149,18 +184,12 @@ fn corridor_bounded(
 /// The cheapest chain's cost and the capped sum over pairs, without maps of
 /// the corridor (the evaluation's inner loop).
 pub fn distance_and_spread(pos: &Position, side: Side) -> (u32, u32) {
-    let cost = cost_table(pos, side, Costs::CoverOpponent);
+    let sets = cost_sets(pos, side, Costs::CoverOpponent);
     let limit = 40u8;
-    let mut best = FAR as u32;
+    let mut best = u32::MAX;
     let mut spread = 0;
     for (a, b) in Edge::PAIRS {
-        let da = distances(Bitboard::edge(a), &cost, limit);
-        let d = Bitboard::edge(b)
-            .cells()
-            .map(|c| da[c.index()] as u32)
-            .min()
-            .unwrap_or(FAR as u32)
-            .min(limit as u32 + 1);
+        let d = pair_distance(Bitboard::edge(a), Bitboard::edge(b), sets, limit);
         best = best.min(d);
         spread += d;
     }
@@ -183,6 +212,32 @@ mod tests {
         let (d, spread) = distance_and_spread(&pos, Side::White);
         assert_eq!(d, c.distance);
         assert!(spread >= 3 * d);
+    }
+
+    #[test]
+    fn bitboard_distances_agree_with_a_plain_dijkstra() {
+        use crate::{connection_distance, Player, RandomPlayer};
+        for seed in 0..6 {
+            let mut r = RandomPlayer::new(seed);
+            let mut pos = Position::new(Variant::Standard);
+            let mut ply = 0;
+            while let Some(m) = r.choose(&pos) {
+                pos.make(m);
+                ply += 1;
+                if ply % 5 == 0 {
+                    for side in Side::BOTH {
+                        let want = connection_distance(&pos, side).min(41);
+                        assert_eq!(
+                            distance_and_spread(&pos, side).0,
+                            want,
+                            "seed {seed} ply {ply}"
+                        );
+                        let c = corridor(&pos, side, Costs::CoverOpponent, 0);
+                        assert_eq!(c.distance.min(41), want);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
