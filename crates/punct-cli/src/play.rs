@@ -4,24 +4,15 @@
 use crate::{date, failed, render, ColourArg, Failure, PositionArgs};
 use clap::{Args, ValueEnum};
 use punct_core::{Cell, Game, Move, Outcome, Record, Side, Status};
-use punct_engine::{GreedyPlayer, Player, RandomPlayer};
+use punct_engine::{new_engine, Engine, Limits};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 /// `println!` that does not panic when standard output is gone.
 macro_rules! say {
     () => {{ writeln!(std::io::stdout()).ok(); }};
     ($($t:tt)*) => {{ writeln!(std::io::stdout(), $($t)*).ok(); }};
-}
-
-#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
-pub enum Opponent {
-    /// Another person at the same terminal
-    Human,
-    /// Uniformly random legal moves
-    Random,
-    /// The best move one ply ahead by a connection-distance evaluation
-    Greedy,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
@@ -34,9 +25,14 @@ pub enum SideArg {
 pub struct PlayArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// Who plays the other side
-    #[arg(long, value_enum, default_value_t = Opponent::Greedy)]
-    opponent: Opponent,
+    /// Who plays the other side: `human` (two people at this terminal) or an
+    /// engine from `punct engines` (level1…level4, greedy, random, …); a bare
+    /// number means that level
+    #[arg(long, visible_alias = "ai", default_value = "level3")]
+    opponent: String,
+    /// Thinking time of the engine (and of `hint`) per move, in milliseconds
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    think: u64,
     /// Your side against a built-in opponent
     #[arg(long, value_enum, default_value_t = SideArg::White)]
     color: SideArg,
@@ -56,7 +52,7 @@ Commands:
                 G5-G9/4 moves the piece whose PÜNCT is on G5 to G9, rotation 4;
                 pass (only when nothing else is legal)
   moves [CELL]  list legal moves (all, or those adding on / moving from CELL)
-  hint          suggest a move (one-ply greedy)
+  hint          the strongest level's move and evaluation (thinks as long as the opponent)
   undo          take back your last move
   show          draw the board again
   save [FILE]   save the record now
@@ -66,7 +62,8 @@ Commands:
 
 struct Session {
     game: Game,
-    opponent: Option<Box<dyn Player>>,
+    opponent: Option<Box<dyn Engine>>,
+    think: u64,
     human: Side,
     colour: bool,
     record_path: PathBuf,
@@ -168,6 +165,23 @@ impl Session {
         }
     }
 
+    fn hint(&mut self) {
+        let pos = self.game.position();
+        if pos.status().is_over() {
+            say!("No move: the game is over.");
+            return;
+        }
+        let mut engine = new_engine("level4", self.seed).expect("level4 exists");
+        let stop = AtomicBool::new(false);
+        let r = engine.search(pos, &Limits::movetime(self.think), &stop, &mut |_| {});
+        say!(
+            "Hint: {} (evaluation for {}: {})",
+            r.best,
+            pos.side_to_move(),
+            r.score
+        );
+    }
+
     fn undo(&mut self) {
         if self.resigned.take().is_some() {
             say!("Resignation taken back.");
@@ -205,10 +219,7 @@ impl Session {
             }
             "show" | "board" => self.show(),
             "moves" | "legal" => self.list_moves(arg),
-            "hint" => match GreedyPlayer::new(self.seed).choose(self.game.position()) {
-                Some(m) => say!("Hint: {m}"),
-                None => say!("No move: the game is over."),
-            },
+            "hint" => self.hint(),
             "undo" => self.undo(),
             "save" => {
                 let path = arg.map_or_else(|| self.record_path.clone(), PathBuf::from);
@@ -245,10 +256,16 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         SideArg::White => Side::White,
         SideArg::Black => Side::Black,
     };
-    let opponent: Option<Box<dyn Player>> = match args.opponent {
-        Opponent::Human => None,
-        Opponent::Random => Some(Box::new(RandomPlayer::new(args.seed))),
-        Opponent::Greedy => Some(Box::new(GreedyPlayer::new(args.seed))),
+    let name = args.opponent.trim().to_ascii_lowercase();
+    let opponent = match name.as_str() {
+        "human" => None,
+        n if n.len() == 1 && n.as_bytes()[0].is_ascii_digit() => Some(
+            new_engine(&format!("level{n}"), args.seed)
+                .map_err(|e| crate::bad_input(format!("--opponent: {e}")))?,
+        ),
+        n => Some(
+            new_engine(n, args.seed).map_err(|e| crate::bad_input(format!("--opponent: {e}")))?,
+        ),
     };
     let record_path = args
         .record
@@ -256,6 +273,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     let mut s = Session {
         game,
         opponent,
+        think: args.think,
         human,
         colour: args.colour.enabled(),
         record_path,
@@ -281,10 +299,12 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
             announced = false;
             if !s.is_human_turn() {
                 let side = s.game.position().side_to_move();
-                let player = s.opponent.as_mut().expect("an opponent plays this side");
-                let Some(mv) = player.choose(s.game.position()) else {
-                    return Err(failed("the opponent found no move in an unfinished game"));
-                };
+                let engine = s.opponent.as_mut().expect("an opponent plays this side");
+                let stop = AtomicBool::new(false);
+                let limits = Limits::movetime(s.think);
+                let mv = engine
+                    .search(s.game.position(), &limits, &stop, &mut |_| {})
+                    .best;
                 s.game
                     .play(mv)
                     .map_err(|e| failed(format!("the opponent chose an illegal move {mv}: {e}")))?;

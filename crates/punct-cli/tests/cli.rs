@@ -262,12 +262,15 @@ fn play_two_people_explains_illegal_moves_undoes_and_saves() {
 
 #[test]
 fn play_against_the_greedy_opponent_until_input_ends() {
+    // `hint` asks the strongest level, thinking as long as --think allows.
     let path = temp_path("greedy.pgn");
     let o = punct_stdin(
         &[
             "play",
             "--opponent",
             "greedy",
+            "--think",
+            "50",
             "--color",
             "black",
             "--ansi",
@@ -283,6 +286,34 @@ fn play_against_the_greedy_opponent_until_input_ends() {
     assert!(out.contains("Hint: "), "{out}");
     let rec = std::fs::read_to_string(&path).unwrap();
     assert!(rec.contains("[White \"greedy\"]"), "{rec}");
+}
+
+#[test]
+fn play_against_an_ai_level_with_the_ai_alias() {
+    let path = temp_path("ai.pgn");
+    let o = punct_stdin(
+        &[
+            "play",
+            "--ai",
+            "2",
+            "--think",
+            "20",
+            "--ansi",
+            "never",
+            "--record",
+            path.to_str().unwrap(),
+        ],
+        "E@C5/2\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("punct level 2 (black) plays"),
+        "{}",
+        stdout(&o)
+    );
+    let o = punct(&["play", "--ai", "level9"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown engine"), "{}", stderr(&o));
 }
 
 #[test]
