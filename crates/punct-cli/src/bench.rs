@@ -2,7 +2,8 @@
 //! punct-core give the careful ones).
 
 use punct_core::{parse_moves, Game, Move, Position, Variant};
-use punct_engine::{Player, RandomPlayer};
+use punct_engine::{new_engine, Limits, Player, RandomPlayer};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Mid-game positions (from the public differential cases) for move generation.
@@ -81,6 +82,27 @@ pub fn run(seconds: f64) {
     });
     crate::emit(&format!(
         "random playouts (standard): {games:>10.1} games/s ({n} games)\n"
+    ))
+    .ok();
+
+    // The strongest level's search, one thread, on the same positions.
+    let mut nodes = 0;
+    let mut elapsed = 0.0;
+    for pos in &set {
+        let mut engine = new_engine("level4", 1).expect("level4 exists");
+        let stop = AtomicBool::new(false);
+        let t = Instant::now();
+        let per = Duration::from_secs_f64(seconds / set.len() as f64);
+        let limits = Limits {
+            movetime: Some(per),
+            ..Limits::default()
+        };
+        nodes += engine.search(pos, &limits, &stop, &mut |_| {}).nodes;
+        elapsed += t.elapsed().as_secs_f64();
+    }
+    crate::emit(&format!(
+        "search (level4, 1 thread): {:>10.1} k nodes/s\n",
+        nodes as f64 / elapsed / 1e3
     ))
     .ok();
 }
