@@ -10,7 +10,7 @@
 
 use crate::paths::{corridor, distance_and_spread, Corridor, Costs};
 use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, Score, SearchResult};
-use crate::tactics::{is_safe, winning_moves};
+use crate::tactics::{safe_moves, winning_moves};
 use punct_core::{footprint, Bitboard, Cell, Move, Position, Status, Variant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -375,12 +375,8 @@ impl Ai {
         // Root candidates: every move judged one ply deep, and of those the
         // best that leave the opponent no immediate win.
         let ranked = Self::one_ply(pos);
-        let mut roots: Vec<Move> = ranked
-            .iter()
-            .map(|&(_, m)| m)
-            .filter(|&m| is_safe(pos, m))
-            .take(root_width)
-            .collect();
+        let in_order: Vec<Move> = ranked.iter().map(|&(_, m)| m).collect();
+        let mut roots = safe_moves(pos, &in_order, root_width);
         if roots.is_empty() {
             // Every move allows a win: play on with the best-looking ones.
             roots = ranked.iter().map(|&(_, m)| m).take(root_width).collect();
@@ -534,11 +530,11 @@ impl Engine for Ai {
             }
             Level::Casual => {
                 let scored = Self::one_ply(pos);
-                let (v, mv) = scored
-                    .iter()
-                    .copied()
-                    .find(|&(_, m)| is_safe(pos, m))
-                    .unwrap_or(scored[0]);
+                let in_order: Vec<Move> = scored.iter().map(|&(_, m)| m).collect();
+                let (v, mv) = match safe_moves(pos, &in_order, 1).first() {
+                    Some(&m) => *scored.iter().find(|&&(_, x)| x == m).expect("ranked"),
+                    None => scored[0],
+                };
                 Self::result(mv, v, 1, scored.len() as u64, vec![mv])
             }
             Level::Club => self.search_deep(pos, limits, stop, info, Shape::CLUB),

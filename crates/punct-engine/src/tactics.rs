@@ -65,6 +65,89 @@ pub fn has_winning_move(pos: &Position) -> bool {
     !winning_moves(pos).is_empty()
 }
 
+/// The same position with the other side to move, as if the side to move
+/// passed (not a legal move: for finding threats).
+pub fn null_move(pos: &Position) -> Option<Position> {
+    let s = pos.to_position_string();
+    let mut fields: Vec<&str> = s.split(':').collect();
+    fields[1] = if fields[1] == "w" { "b" } else { "w" };
+    Position::from_position_string(&fields.join(":")).ok()
+}
+
+/// The first `max` moves of `moves` (in their order) that leave the
+/// opponent no immediate win.
+///
+/// Checking every move is slow, so a necessary condition comes first. The
+/// opponent's winning moves are found as if we passed; a move of ours can
+/// only stop them by putting a dot on a cell they use: their footprints,
+/// the cells of a piece they would move, their own cells on chains lacking
+/// at most three cells, or (when their next addition ends the game) the
+/// central hexagon. With no threat, an addition is safe (it only adds our
+/// dots), and a relocation can create one only by freeing or uncovering
+/// cells on a chain of theirs that lacks at most six cells (a winning move
+/// then fills at most three more); other relocations are safe too.
+pub fn safe_moves(pos: &Position, moves: &[Move], max: usize) -> Vec<Move> {
+    let me = pos.side_to_move();
+    let Some(null) = null_move(pos) else {
+        return moves
+            .iter()
+            .copied()
+            .filter(|&m| is_safe(pos, m))
+            .take(max)
+            .collect();
+    };
+    let threats = if null.status().is_over() {
+        Vec::new()
+    } else {
+        winning_moves(&null)
+    };
+    let mut relevant = corridor_within(pos, me.opponent(), Costs::Missing, 3).chain;
+    for &t in &threats {
+        relevant = relevant | target_cells(&null, t);
+        if let Move::Relocate { from, .. } = t {
+            if let Some(p) = null.top_piece(from) {
+                for c in p.cells {
+                    relevant.insert(c);
+                }
+            }
+        }
+    }
+    if pos.reserve_total(me.opponent()) == 1 {
+        relevant = relevant | Bitboard::CENTRAL;
+    }
+    let ends_game = |m: Move| matches!(m, Move::Add { .. }) && pos.reserve_total(me) == 1;
+    let their_wide_chains = if threats.is_empty() {
+        corridor_within(pos, me.opponent(), Costs::Missing, 6).cells
+    } else {
+        Bitboard::EMPTY
+    };
+    let mut out = Vec::new();
+    for &m in moves {
+        if out.len() == max {
+            break;
+        }
+        let worth_checking = if threats.is_empty() {
+            match m {
+                Move::Relocate { from, .. } => pos
+                    .top_piece(from)
+                    .is_some_and(|p| p.cells.iter().any(|c| their_wide_chains.contains(*c))),
+                _ => false,
+            }
+        } else {
+            ends_game(m) || !(target_cells(pos, m) & relevant).is_empty()
+        };
+        let safe = if worth_checking {
+            is_safe(pos, m)
+        } else {
+            threats.is_empty()
+        };
+        if safe {
+            out.push(m);
+        }
+    }
+    out
+}
+
 /// Whether `mv` leaves the opponent without an immediate win (a move that
 /// wins outright is safe).
 pub fn is_safe(pos: &Position, mv: Move) -> bool {
@@ -127,6 +210,49 @@ mod tests {
             }
         }
         assert!(with_wins > 0, "no sampled position had a winning move");
+    }
+
+    #[test]
+    fn safe_moves_agree_with_checking_every_move() {
+        use crate::{Player, RandomPlayer};
+        let threatened =
+            Position::from_position_string(&WHITE_THREATENS.replace("basic:w", "basic:b")).unwrap();
+        let mut positions = vec![threatened];
+        for seed in 0..6 {
+            let mut player = RandomPlayer::new(seed + 100);
+            let mut pos = Position::new(Variant::Standard);
+            let mut ply = 0;
+            while let Some(mv) = player.choose(&pos) {
+                if ply % 9 == 8 {
+                    positions.push(pos.clone());
+                }
+                pos.make(mv);
+                ply += 1;
+            }
+        }
+        for pos in positions {
+            let moves = pos.legal_moves();
+            let want: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| is_safe(&pos, m))
+                .collect();
+            let got = safe_moves(&pos, &moves, usize::MAX);
+            let missing: Vec<String> = want
+                .iter()
+                .filter(|m| !got.contains(m))
+                .map(|m| m.to_string())
+                .collect();
+            let extra: Vec<String> = got
+                .iter()
+                .filter(|m| !want.contains(m))
+                .map(|m| m.to_string())
+                .collect();
+            assert!(
+                missing.is_empty() && extra.is_empty(),
+                "{pos:?}: missing {missing:?}, extra {extra:?}"
+            );
+        }
     }
 
     #[test]
