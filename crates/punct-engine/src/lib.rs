@@ -22,12 +22,14 @@ pub mod tactics;
 mod uct;
 
 pub use ai::{Ai, Level};
+pub use boardspace::Boardspace;
 pub use eval::{connection_distance, evaluate};
 pub use search::{
     parse_spin, Budget, Clock, Engine, EngineOption, EnginePlayer, Info, Limits, Score,
     SearchResult,
 };
 pub use simple::{GreedyPlayer, RandomPlayer};
+pub use uct::Uct;
 
 use punct_core::{Move, Position};
 
@@ -50,6 +52,11 @@ pub const ENGINES: &[(&str, &str)] = &[
         "greedy",
         "the best move one ply ahead by the connection evaluation (baseline)",
     ),
+    ("uct", "plain UCT with uniform random playouts (baseline)"),
+    (
+        "boardspace",
+        "the boardspace.net robot's approach: span evaluation, alpha-beta at depth 3+ (baseline)",
+    ),
 ];
 
 /// An engine by name (see [`ENGINES`]); `seed` drives its random choices.
@@ -61,6 +68,8 @@ pub fn new_engine(name: &str, seed: u64) -> Result<Box<dyn Engine>, String> {
         "level4" | "strongest" => Ok(Box::new(Ai::new(Level::Strongest, seed))),
         "random" => Ok(Box::new(RandomPlayer::new(seed))),
         "greedy" => Ok(Box::new(GreedyPlayer::new(seed))),
+        "uct" => Ok(Box::new(Uct::new(seed))),
+        "boardspace" => Ok(Box::new(Boardspace::new(seed))),
         _ => Err(format!(
             "unknown engine `{name}`: expected one of {}",
             ENGINES
