@@ -103,7 +103,7 @@ pub fn safe_moves(pos: &Position, moves: &[Move], max: usize) -> Vec<Move> {
     };
     let mut relevant = corridor_within(pos, me.opponent(), Costs::Missing, 3).chain;
     for &t in &threats {
-        relevant = relevant | target_cells(&null, t);
+        relevant |= target_cells(&null, t);
         if let Move::Relocate { from, .. } = t {
             if let Some(p) = null.top_piece(from) {
                 for c in p.cells {
@@ -113,7 +113,7 @@ pub fn safe_moves(pos: &Position, moves: &[Move], max: usize) -> Vec<Move> {
         }
     }
     if pos.reserve_total(me.opponent()) == 1 {
-        relevant = relevant | Bitboard::CENTRAL;
+        relevant |= Bitboard::CENTRAL;
     }
     let ends_game = |m: Move| matches!(m, Move::Add { .. }) && pos.reserve_total(me) == 1;
     let their_wide_chains = if threats.is_empty() {
