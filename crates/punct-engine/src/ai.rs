@@ -20,6 +20,8 @@ use std::sync::atomic::AtomicBool;
 /// A won position's score; a win in `n` plies scores `WIN - n`.
 const WIN: i32 = 1_000_000;
 const MATE_BAND: i32 = 10_000;
+/// The worth of having the move, in evaluation units.
+const TEMPO: i32 = 150;
 
 /// The AI's playing levels, weakest first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -66,7 +68,8 @@ pub fn evaluate(pos: &Position) -> i32 {
     }
     let (dm, sm) = distance_and_spread(pos, me);
     let (dt, st) = distance_and_spread(pos, me.opponent());
-    let mut score = 100 * (dt as i32 - dm as i32) + 10 * (st as i32 - sm as i32);
+    // The side to move is about half a move ahead of the bare distances.
+    let mut score = TEMPO + 100 * (dt as i32 - dm as i32) + 10 * (st as i32 - sm as i32);
     if pos.variant() == Variant::Standard {
         // The central count decides a game nobody connects; it matters more
         // as the reserves (and so the game) run out.
