@@ -20,6 +20,8 @@ use std::sync::atomic::AtomicBool;
 /// A won position's score; a win in `n` plies scores `WIN - n`.
 const WIN: i32 = 1_000_000;
 const MATE_BAND: i32 = 10_000;
+/// Most search threads the `Threads` option allows.
+const MAX_THREADS: usize = 16;
 /// The worth of having the move, in evaluation units.
 const TEMPO: i32 = 150;
 
@@ -225,6 +227,28 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// Searches `roots` to `depth`; the best of them and its score, or
+    /// `None` when aborted before any finished.
+    fn roots(&mut self, pos: &Position, roots: &[Move], depth: u32) -> Option<(Move, i32)> {
+        let mut scratch = pos.clone();
+        let mut alpha = -WIN - 1;
+        let mut best = None;
+        self.aborted = false;
+        for &mv in roots {
+            let undo = scratch.make(mv);
+            let v = -self.negamax(&mut scratch, depth - 1, 1, -WIN - 1, -alpha);
+            scratch.unmake(undo);
+            if self.aborted {
+                break;
+            }
+            if v > alpha {
+                alpha = v;
+                best = Some((mv, v));
+            }
+        }
+        best
+    }
+
     fn negamax(
         &mut self,
         pos: &mut Position,
@@ -333,7 +357,9 @@ pub struct Ai {
     level: Level,
     rng: StdRng,
     seed: u64,
-    tt: HashMap<u64, Entry>,
+    /// One transposition table per search thread.
+    tts: Vec<HashMap<u64, Entry>>,
+    threads: usize,
 }
 
 impl Ai {
@@ -342,7 +368,8 @@ impl Ai {
             level,
             rng: StdRng::seed_from_u64(seed),
             seed,
-            tt: HashMap::new(),
+            tts: vec![HashMap::new()],
+            threads: 1,
         }
     }
 
@@ -386,31 +413,47 @@ impl Ai {
         }
         let mut best = (roots[0], evaluate(pos), 0u32);
         let max_depth = limits.depth.unwrap_or(max_depth).clamp(1, max_depth.max(1));
-        let mut search = Search {
-            budget,
-            nodes: ranked.len() as u64,
-            aborted: false,
-            next_check: 0,
-            tt: &mut self.tt,
-            inner_width,
-        };
-        let mut scratch = pos.clone();
+        // One search (and one transposition table) per thread; the root
+        // moves are dealt out among them, the best answer wins.
+        let threads = self.threads.clamp(1, roots.len());
+        self.tts.resize_with(threads, HashMap::new);
+        let mut searches: Vec<Search> = self
+            .tts
+            .iter_mut()
+            .take(threads)
+            .enumerate()
+            .map(|(i, tt)| Search {
+                budget: Budget::new(pos, limits, stop),
+                nodes: if i == 0 { ranked.len() as u64 } else { 0 },
+                aborted: false,
+                next_check: 0,
+                tt,
+                inner_width,
+            })
+            .collect();
+        let started = std::time::Instant::now();
         for depth in 1..=max_depth {
-            let mut alpha = -WIN - 1;
-            let mut iteration_best = None;
-            for &mv in &roots {
-                let undo = scratch.make(mv);
-                let v = -search.negamax(&mut scratch, depth - 1, 1, -WIN - 1, -alpha);
-                scratch.unmake(undo);
-                if search.aborted {
-                    break;
-                }
-                if v > alpha {
-                    alpha = v;
-                    iteration_best = Some((mv, v));
-                }
-            }
-            if search.aborted {
+            let shares: Vec<Vec<Move>> = (0..threads)
+                .map(|t| roots.iter().copied().skip(t).step_by(threads).collect())
+                .collect();
+            let answers: Vec<Option<(Move, i32)>> = if threads == 1 {
+                vec![searches[0].roots(pos, &shares[0], depth)]
+            } else {
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = searches
+                        .iter_mut()
+                        .zip(&shares)
+                        .map(|(search, share)| scope.spawn(move || search.roots(pos, share, depth)))
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().expect("search thread"))
+                        .collect()
+                })
+            };
+            let iteration_best = answers.into_iter().flatten().max_by_key(|&(_, v)| v);
+            let nodes: u64 = searches.iter().map(|s| s.nodes).sum();
+            if searches.iter().any(|s| s.aborted) {
                 // A partial iteration counts only if its best beats the last full one.
                 if let Some((mv, v)) = iteration_best {
                     if v > best.1 && mv != best.0 {
@@ -425,28 +468,21 @@ impl Ai {
                 roots.retain(|&m| m != mv);
                 roots.insert(0, mv);
             }
-            let pv = principal_variation(search.tt, pos, best.0, depth);
+            let pv = principal_variation(searches[0].tt, pos, best.0, depth);
             info(&Info {
                 depth,
                 score: to_score(best.1),
-                nodes: search.nodes,
-                elapsed: search.budget.elapsed(),
+                nodes,
+                elapsed: started.elapsed(),
                 pv,
             });
-            if best.1.abs() >= WIN - MATE_BAND || search.budget.exhausted(search.nodes) {
+            if best.1.abs() >= WIN - MATE_BAND || searches[0].budget.exhausted(nodes) {
                 break;
             }
-            search = Search {
-                budget: search.budget,
-                nodes: search.nodes,
-                aborted: false,
-                next_check: search.next_check,
-                tt: search.tt,
-                inner_width,
-            };
         }
-        let nodes = search.nodes;
-        let pv = principal_variation(&self.tt, pos, best.0, best.2.max(1));
+        let nodes = searches.iter().map(|s| s.nodes).sum();
+        drop(searches);
+        let pv = principal_variation(&self.tts[0], pos, best.0, best.2.max(1));
         Self::result(best.0, best.1, best.2, nodes, pv)
     }
 }
@@ -479,22 +515,30 @@ impl Engine for Ai {
     }
 
     fn new_game(&mut self) {
-        self.tt.clear();
+        self.tts.iter_mut().for_each(HashMap::clear);
         self.rng = StdRng::seed_from_u64(self.seed);
     }
 
     fn options(&self) -> Vec<EngineOption> {
-        vec![EngineOption::spin("Level", self.level as i64, 1, 4)]
+        vec![
+            EngineOption::spin("Level", self.level as i64, 1, 4),
+            EngineOption::spin("Threads", self.threads as i64, 1, MAX_THREADS as i64),
+        ]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         if name.eq_ignore_ascii_case("Level") {
             let v = parse_spin(name, value, 1, 4)?;
             self.level = Level::from_number(v as u32).expect("checked range");
-            self.tt.clear();
+            self.tts.iter_mut().for_each(HashMap::clear);
+            Ok(())
+        } else if name.eq_ignore_ascii_case("Threads") {
+            self.threads = parse_spin(name, value, 1, MAX_THREADS as i64)? as usize;
             Ok(())
         } else {
-            Err(format!("unknown option `{name}`: this engine has Level"))
+            Err(format!(
+                "unknown option `{name}`: this engine has Level and Threads"
+            ))
         }
     }
 
@@ -645,6 +689,29 @@ mod tests {
         let stop = AtomicBool::new(true);
         let r = Ai::new(Level::Strongest, 1).search(&pos, &Limits::default(), &stop, &mut |_| {});
         assert!(pos.is_legal(r.best));
+    }
+
+    #[test]
+    fn two_threads_search_the_root_moves_between_them() {
+        let pos = midgame(11, 18);
+        let mut ai = Ai::new(Level::Strongest, 3);
+        ai.set_option("Threads", "2").unwrap();
+        let stop = AtomicBool::new(false);
+        let mut depths = Vec::new();
+        let r = ai.search(&pos, &Limits::depth(2), &stop, &mut |i| {
+            depths.push(i.depth)
+        });
+        assert!(pos.is_legal(r.best));
+        assert_eq!(depths, [1, 2]);
+        assert_eq!(ai.tts.len(), 2);
+        assert!(
+            ai.tts.iter().all(|tt| !tt.is_empty()),
+            "both threads searched"
+        );
+        assert!(ai.set_option("Threads", "0").is_err());
+        // The same depth with one thread finds a move of the same worth.
+        let one = run(Level::Strongest, &pos, Limits::depth(2));
+        assert_eq!(one.score, r.score);
     }
 
     #[test]
