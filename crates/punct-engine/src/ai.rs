@@ -423,7 +423,8 @@ impl Ai {
             .take(threads)
             .enumerate()
             .map(|(i, tt)| Search {
-                budget: Budget::new(pos, limits, stop),
+                // The clock started before the root moves were ranked.
+                budget: budget.clone(),
                 nodes: if i == 0 { ranked.len() as u64 } else { 0 },
                 aborted: false,
                 next_check: 0,

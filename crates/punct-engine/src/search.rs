@@ -196,6 +196,7 @@ pub trait Engine: Send {
 }
 
 /// Tracks a search's deadline, node budget and stop flag.
+#[derive(Clone)]
 pub struct Budget<'a> {
     start: Instant,
     deadline: Option<Instant>,
