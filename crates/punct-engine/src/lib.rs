@@ -43,10 +43,22 @@ pub trait Player {
 
 /// The engines `new_engine` knows, each with a one-line description.
 pub const ENGINES: &[(&str, &str)] = &[
-    ("level1", "beginner: looks one move ahead and picks among its five favourites; misses threats"),
-    ("level2", "casual: looks one move ahead, always takes a win and blocks an immediate threat"),
-    ("level3", "club: searches two plies over its 16 most promising moves, with tactics"),
-    ("level4", "strongest: deepening alpha-beta over pruned candidates with a transposition table"),
+    (
+        "level1",
+        "beginner: looks one move ahead and picks among its five favourites; misses threats",
+    ),
+    (
+        "level2",
+        "casual: looks one move ahead, always takes a win and blocks an immediate threat",
+    ),
+    (
+        "level3",
+        "club: searches two plies over its 16 most promising moves, with tactics",
+    ),
+    (
+        "level4",
+        "strongest: deepening alpha-beta over pruned candidates with a transposition table",
+    ),
     ("random", "a uniformly random legal move (baseline)"),
     (
         "greedy",
