@@ -10,7 +10,7 @@
 
 use crate::paths::{corridor, distance_and_spread, Corridor, Costs};
 use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, Score, SearchResult};
-use crate::tactics::{safe_moves, winning_moves};
+use crate::tactics::{has_winning_move, safe_moves, winning_moves};
 use punct_core::{footprint, Bitboard, Cell, Move, Position, Status, Variant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -273,6 +273,12 @@ impl Search<'_> {
             Status::Ongoing => {}
         }
         if depth == 0 {
+            // A side to move that can connect at once has won: look for that
+            // when its chain is short enough (a chain lacking at most three
+            // cells costs at most six with covering counted double).
+            if distance_and_spread(pos, pos.side_to_move()).0 <= 6 && has_winning_move(pos) {
+                return WIN - ply as i32 - 1;
+            }
             return evaluate(pos);
         }
         let key = pos.hash();
