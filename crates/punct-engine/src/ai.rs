@@ -610,11 +610,9 @@ impl Engine for Ai {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::WHITE_THREATENS;
     use crate::tactics::has_winning_move;
     use crate::{Player, RandomPlayer};
-
-    const WHITE_THREATENS: &str = "basic:w:0:wE@B9/5,wE@E9/5,wE@H9/5,wE@K9/5,wC@O9/2,\
-        wT@Q10/2,bT@C3/0,bT@E3/0,bT@G3/0,bT@F12/0,bT@H14/0,bT@J15/0";
 
     fn run(level: Level, pos: &Position, limits: Limits) -> SearchResult {
         let stop = AtomicBool::new(false);
@@ -664,8 +662,7 @@ mod tests {
 
     #[test]
     fn levels_two_and_up_block_an_immediate_threat() {
-        let pos =
-            Position::from_position_string(&WHITE_THREATENS.replace("basic:w", "basic:b")).unwrap();
+        let pos = crate::fixtures::black_must_block();
         for level in [Level::Casual, Level::Club, Level::Strongest] {
             let r = run(level, &pos, Limits::nodes(2_000));
             let mut after = pos.clone();

@@ -15,6 +15,8 @@
 mod ai;
 mod boardspace;
 mod eval;
+#[cfg(test)]
+mod fixtures;
 pub mod paths;
 mod search;
 mod simple;

@@ -242,11 +242,7 @@ mod tests {
 
     #[test]
     fn a_chain_missing_one_cell_has_distance_one_and_that_cell_in_its_corridor() {
-        let pos = Position::from_position_string(
-            "basic:w:0:wE@B9/5,wE@E9/5,wE@H9/5,wE@K9/5,wC@O9/2,wT@Q10/2,\
-             bT@C3/0,bT@E3/0,bT@G3/0,bT@F12/0,bT@H14/0,bT@J15/0",
-        )
-        .unwrap();
+        let pos = Position::from_position_string(crate::fixtures::WHITE_THREATENS).unwrap();
         let c = corridor(&pos, Side::White, Costs::Missing, 0);
         assert_eq!(c.distance, 1);
         assert!(c.cells.contains("A8".parse().unwrap()));

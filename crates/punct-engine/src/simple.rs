@@ -114,6 +114,7 @@ impl Engine for GreedyPlayer {
 mod tests {
     use super::*;
     use crate::eval::connection_distance;
+    use crate::fixtures::WHITE_THREATENS;
     use punct_core::{Game, Side, Status, Variant};
 
     #[test]
@@ -145,10 +146,6 @@ mod tests {
         }
         assert!(!game.is_empty());
     }
-
-    /// White's chain B9…P9–Q10 lacks only a dot on the A side (A8 touches B9).
-    const WHITE_THREATENS: &str = "basic:w:0:wE@B9/5,wE@E9/5,wE@H9/5,wE@K9/5,wC@O9/2,\
-        wT@Q10/2,bT@C3/0,bT@E3/0,bT@G3/0,bT@F12/0,bT@H14/0,bT@J15/0";
 
     #[test]
     fn distance_counts_the_missing_cells_and_is_zero_when_connected() {

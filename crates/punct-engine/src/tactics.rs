@@ -159,10 +159,8 @@ pub fn is_safe(pos: &Position, mv: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::WHITE_THREATENS;
     use punct_core::{Side, Variant};
-
-    const WHITE_THREATENS: &str = "basic:w:0:wE@B9/5,wE@E9/5,wE@H9/5,wE@K9/5,wC@O9/2,\
-        wT@Q10/2,bT@C3/0,bT@E3/0,bT@G3/0,bT@F12/0,bT@H14/0,bT@J15/0";
 
     /// Every legal move tried, for comparison.
     fn all_wins(pos: &Position) -> Vec<Move> {
@@ -215,8 +213,7 @@ mod tests {
     #[test]
     fn safe_moves_agree_with_checking_every_move() {
         use crate::{Player, RandomPlayer};
-        let threatened =
-            Position::from_position_string(&WHITE_THREATENS.replace("basic:w", "basic:b")).unwrap();
+        let threatened = crate::fixtures::black_must_block();
         let mut positions = vec![threatened];
         for seed in 0..6 {
             let mut player = RandomPlayer::new(seed + 100);
@@ -257,8 +254,7 @@ mod tests {
 
     #[test]
     fn blocking_moves_are_safe_and_others_are_not() {
-        let black =
-            Position::from_position_string(&WHITE_THREATENS.replace("basic:w", "basic:b")).unwrap();
+        let black = crate::fixtures::black_must_block();
         assert_eq!(black.side_to_move(), Side::Black);
         // Covering A8's neighbourhood on side A is the only defence: a black
         // piece on A8 and A7 … leaves White needing another route.

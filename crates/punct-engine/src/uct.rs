@@ -385,27 +385,9 @@ impl Engine for Uct {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::{random_position, WHITE_THREATENS};
     use punct_core::Variant;
     use std::time::Instant;
-
-    /// White's chain B9…P9–Q10 lacks only a dot on side A (A8 touches B9).
-    const THREAT: &str = "basic:w:0:wE@B9/5,wE@E9/5,wE@H9/5,wE@K9/5,wC@O9/2,\
-        wT@Q10/2,bT@C3/0,bT@E3/0,bT@G3/0,bT@F12/0,bT@H14/0,bT@J15/0";
-
-    fn random_position(variant: Variant, seed: u64, plies: usize) -> Position {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let mut pos = Position::new(variant);
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            let m = moves[rng.random_range(0..moves.len())];
-            let undo = pos.make(m);
-            if pos.status().is_over() {
-                pos.unmake(undo);
-                break;
-            }
-        }
-        pos
-    }
 
     fn run(engine: &mut Uct, pos: &Position, limits: Limits) -> SearchResult {
         let stop = AtomicBool::new(false);
@@ -489,7 +471,7 @@ mod tests {
 
     #[test]
     fn takes_an_immediate_win() {
-        let pos = Position::from_position_string(THREAT).unwrap();
+        let pos = Position::from_position_string(WHITE_THREATENS).unwrap();
         let r = run(&mut Uct::new(0), &pos, Limits::movetime(200));
         let mut after = pos.clone();
         after.play(r.best).unwrap();
