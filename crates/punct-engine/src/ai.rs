@@ -68,7 +68,13 @@ pub fn evaluate(pos: &Position) -> i32 {
         Status::Draw => return 0,
         Status::Ongoing => {}
     }
-    let (dm, sm) = distance_and_spread(pos, me);
+    evaluate_ongoing(pos, distance_and_spread(pos, me))
+}
+
+/// [`evaluate`] of an unfinished game, given the side to move's
+/// `distance_and_spread` (a leaf has it already).
+fn evaluate_ongoing(pos: &Position, (dm, sm): (u32, u32)) -> i32 {
+    let me = pos.side_to_move();
     let (dt, st) = distance_and_spread(pos, me.opponent());
     // The side to move is about half a move ahead of the bare distances.
     let mut score = TEMPO + 100 * (dt as i32 - dm as i32) + 10 * (st as i32 - sm as i32);
@@ -276,10 +282,11 @@ impl Search<'_> {
             // A side to move that can connect at once has won: look for that
             // when its chain is short enough (a chain lacking at most three
             // cells costs at most six with covering counted double).
-            if distance_and_spread(pos, pos.side_to_move()).0 <= 6 && has_winning_move(pos) {
+            let mine = distance_and_spread(pos, pos.side_to_move());
+            if mine.0 <= 6 && has_winning_move(pos) {
                 return WIN - ply as i32 - 1;
             }
-            return evaluate(pos);
+            return evaluate_ongoing(pos, mine);
         }
         let key = pos.hash();
         let mut first = None;

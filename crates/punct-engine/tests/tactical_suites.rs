@@ -5,7 +5,7 @@
 //! tactical_suites -- --ignored`) from games between the engines.
 
 use punct_core::{Position, Status};
-use punct_engine::tactics::{has_winning_move, is_safe, winning_moves};
+use punct_engine::tactics::{has_winning_move, is_safe, null_move, winning_moves};
 use punct_engine::{new_engine, Limits};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -24,16 +24,8 @@ fn positions(name: &str) -> Vec<Position> {
         .collect()
 }
 
-/// The same position with the other side to move (a "null move").
-fn other_side_to_move(pos: &Position) -> Option<Position> {
-    let s = pos.to_position_string();
-    let mut fields: Vec<&str> = s.split(':').collect();
-    fields[1] = if fields[1] == "w" { "b" } else { "w" };
-    Position::from_position_string(&fields.join(":")).ok()
-}
-
 fn threatened(pos: &Position) -> bool {
-    other_side_to_move(pos).is_some_and(|p| !p.status().is_over() && has_winning_move(&p))
+    null_move(pos).is_some_and(|p| !p.status().is_over() && has_winning_move(&p))
 }
 
 fn best_move(pos: &Position) -> punct_core::Move {
