@@ -8,7 +8,7 @@
 //! each side, with a finer sum over all three pairs) and, in the standard
 //! game, central presence as the reserves run out.
 
-use crate::paths::{corridor, distance_and_spread, Corridor, Costs};
+use crate::paths::{corridor, distance_and_spread, ChainMaps, Corridor, Costs};
 use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, Score, SearchResult};
 use crate::tactics::{has_winning_move, safe_moves, winning_moves};
 use punct_core::{footprint, Bitboard, Cell, Move, Position, Status, Variant};
@@ -118,32 +118,42 @@ struct Entry {
     best: Option<Move>,
 }
 
-/// Ranks every legal move by where it puts its dots, best first, keeping
-/// the `width` best (all when `width` is 0); `first` goes first.
+/// Ranks every legal move by what it does to both sides' chains, best
+/// first, keeping the `width` best (all when `width` is 0); `first` goes
+/// first.
+///
+/// A move's worth is how much it shortens our chains (exact for additions,
+/// from the distance maps) plus where its dots land: on the opponent's
+/// near-shortest chains (blocking), more where they cover an opponent dot,
+/// a little next to our own dots.
 fn ranked_moves(pos: &Position, width: usize, first: Option<Move>) -> Vec<Move> {
     let moves = pos.legal_moves();
     let me = pos.side_to_move();
-    let mine: Corridor = corridor(pos, me, Costs::CoverOpponent, 1);
+    let maps = ChainMaps::new(pos, me, Costs::CoverOpponent);
+    let before = maps.pair_distances();
+    let best_before = maps.distance();
+    let mine: Corridor = maps.corridor(pos, |best| best + 1);
     let theirs: Corridor = corridor(pos, me.opponent(), Costs::CoverOpponent, 1);
     let their_dots = pos.visible(me.opponent());
-    // What a dot of ours is worth on each cell: on our near-shortest chains,
-    // on theirs (blocking), more where it covers one of their dots, a little
-    // next to our own dots.
     let mut weight = [0i32; 320];
     let mut add = |set: Bitboard, w: i32| {
         for c in set.cells() {
             weight[c.index()] += w;
         }
     };
-    add(mine.cells, 30);
-    add(mine.cells & their_dots, 10);
-    add(theirs.cells, 20);
+    add(mine.cells, 5);
+    add(theirs.cells, 30);
     add(theirs.cells & their_dots, 20);
     add(pos.visible(me).grown(), 2);
-    // Lifting uncovers what is below: our chain cells a piece leaves may
-    // stop showing our colour.
-    add(mine.chain, -25);
-    let placed = |cells: [Cell; 3]| -> i32 { cells.iter().map(|c| weight[c.index()]).sum() };
+    let progress = |cells: &[Cell; 3]| -> i32 {
+        let after = maps.with_piece(cells);
+        let best_after = after.iter().copied().min().unwrap_or(best_before);
+        let sum: u32 = before.iter().zip(after).map(|(b, a)| b - a).sum();
+        100 * (best_before - best_after) as i32 + 20 * sum as i32
+    };
+    let placed = |cells: [Cell; 3]| -> i32 {
+        progress(&cells) + cells.iter().map(|c| weight[c.index()]).sum::<i32>()
+    };
     let mut scored: Vec<(i32, Move)> = moves
         .into_iter()
         .map(|mv| {
@@ -157,8 +167,8 @@ fn ranked_moves(pos: &Position, width: usize, first: Option<Move>) -> Vec<Move> 
                 Move::Relocate { from, to, rotation } => match pos.top_piece(from) {
                     Some(p) => {
                         let to_cells = footprint(p.kind, to, rotation);
-                        // Own chain cells are own dots: their weight counts
-                        // only where the piece leaves them.
+                        // Lifting uncovers what is below: our chain cells a
+                        // piece leaves may stop showing our colour.
                         let left: i32 = p
                             .cells
                             .iter()
@@ -166,12 +176,7 @@ fn ranked_moves(pos: &Position, width: usize, first: Option<Move>) -> Vec<Move> 
                             .filter(|c| mine.chain.contains(**c))
                             .count() as i32
                             * -25;
-                        to_cells.map_or(0, |t| {
-                            t.iter()
-                                .filter(|c| !mine.chain.contains(**c))
-                                .map(|c| weight[c.index()])
-                                .sum::<i32>()
-                        }) + left
+                        to_cells.map_or(0, placed) + left
                     }
                     None => 0,
                 },
@@ -680,6 +685,35 @@ mod tests {
                 r.best
             );
         }
+    }
+
+    #[test]
+    fn inner_candidates_include_the_move_that_shortens_the_chain_most() {
+        // From a lost match game: White's E@H12/4 took its chain from 6 to
+        // 3, and a search that never considered it misjudged the race.
+        let moves = "R@D2/0 R@D6/5 E@E7/0 C@B8/0 R@G11/3 L@E8/5 E@K17/0 C@F5/0";
+        let mut pos = Position::new(Variant::Standard);
+        for m in moves.split(' ') {
+            pos.play(m.parse().unwrap()).unwrap();
+        }
+        let side = pos.side_to_move();
+        let distance_after = |mv: Move| {
+            let mut p = pos.clone();
+            p.make(mv);
+            distance_and_spread(&p, side).0
+        };
+        let best = pos
+            .legal_moves()
+            .into_iter()
+            .map(distance_after)
+            .min()
+            .unwrap();
+        assert_eq!(best, 3);
+        let (kept, _) = candidates(&pos, Shape::STRONGEST.inner_width, None);
+        assert!(
+            kept.iter().any(|&m| distance_after(m) == best),
+            "no candidate reaches distance {best}: {kept:?}"
+        );
     }
 
     #[test]

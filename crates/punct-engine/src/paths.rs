@@ -127,57 +127,112 @@ fn corridor_bounded(
     costs: Costs,
     bound: impl Fn(u32) -> u32,
 ) -> Corridor {
-    let sets = cost_sets(pos, side, costs);
-    let limit = 60u8;
-    let mut maps = Vec::with_capacity(3);
-    let mut best = FAR as u32;
-    let mut spread = 0;
-    for (a, b) in Edge::PAIRS {
-        let da = distances(Bitboard::edge(a), sets, limit);
-        let db = distances(Bitboard::edge(b), sets, limit);
-        let d = Bitboard::edge(b)
-            .cells()
-            .map(|c| da[c.index()] as u32)
-            .min()
-            .unwrap_or(FAR as u32);
-        best = best.min(d);
-        spread += d.min(limit as u32);
-        maps.push((d, da, db));
+    ChainMaps::new(pos, side, costs).corridor(pos, bound)
+}
+
+/// One side's distance maps for each pair of opposite sides: the cost of
+/// the cheapest chain from either side of the pair to every cell. They
+/// give the corridor and, for any piece put down, the chains' new costs.
+pub struct ChainMaps {
+    sets: (Bitboard, Bitboard, Bitboard),
+    side: Side,
+    /// Per pair: its cheapest chain's cost and the maps from each side.
+    pairs: [(u32, [u8; SLOTS], [u8; SLOTS]); 3],
+}
+
+impl ChainMaps {
+    pub fn new(pos: &Position, side: Side, costs: Costs) -> ChainMaps {
+        let sets = cost_sets(pos, side, costs);
+        let limit = 60u8;
+        let pairs = Edge::PAIRS.map(|(a, b)| {
+            let da = distances(Bitboard::edge(a), sets, limit);
+            let db = distances(Bitboard::edge(b), sets, limit);
+            let d = Bitboard::edge(b)
+                .cells()
+                .map(|c| da[c.index()] as u32)
+                .min()
+                .unwrap_or(FAR as u32);
+            (d, da, db)
+        });
+        ChainMaps { sets, side, pairs }
     }
-    let cost_of = |c: Cell| -> u32 {
-        if sets.0.contains(c) {
+
+    /// The cheapest chain's cost over all pairs.
+    pub fn distance(&self) -> u32 {
+        self.pairs.iter().map(|p| p.0).min().unwrap_or(FAR as u32)
+    }
+
+    /// Each pair's cheapest chain cost.
+    pub fn pair_distances(&self) -> [u32; 3] {
+        self.pairs.map(|p| p.0)
+    }
+
+    fn cost_of(&self, c: Cell) -> u32 {
+        if self.sets.0.contains(c) {
             0
-        } else if sets.1.contains(c) {
+        } else if self.sets.1.contains(c) {
             1
         } else {
             2
         }
-    };
-    let mut on_chain = Bitboard::EMPTY;
-    let bound = bound(best);
-    if best < FAR as u32 {
-        for (d, da, db) in &maps {
-            if *d > bound {
-                continue;
-            }
-            for c in Bitboard::BOARD.cells() {
-                let i = c.index();
-                if da[i] == FAR || db[i] == FAR {
+    }
+
+    /// Each pair's cheapest chain cost once the three (joined) `cells`
+    /// show this side's colour: the old chain, or one entering the piece
+    /// from one side of the pair and leaving it towards the other. (What a
+    /// moved piece uncovers where it stood is not counted.)
+    pub fn with_piece(&self, cells: &[Cell; 3]) -> [u32; 3] {
+        let costs = cells.map(|c| self.cost_of(c));
+        self.pairs.each_ref().map(|(d, da, db)| {
+            let reach = |map: &[u8; SLOTS]| -> u32 {
+                cells
+                    .iter()
+                    .zip(costs)
+                    .map(|(c, k)| match map[c.index()] {
+                        FAR => FAR as u32,
+                        v => v as u32 - k,
+                    })
+                    .min()
+                    .unwrap_or(FAR as u32)
+            };
+            (*d).min(reach(da) + reach(db))
+        })
+    }
+
+    /// Every cell on a chain costing at most `bound(best)`, split into
+    /// non-own and own cells.
+    pub fn corridor(&self, pos: &Position, bound: impl Fn(u32) -> u32) -> Corridor {
+        let best = self.distance();
+        let mut spread = 0;
+        for &(d, ..) in &self.pairs {
+            spread += d.min(60);
+        }
+        let mut on_chain = Bitboard::EMPTY;
+        let bound = bound(best);
+        if best < FAR as u32 {
+            for (d, da, db) in &self.pairs {
+                if *d > bound {
                     continue;
                 }
-                let through = da[i] as u32 + db[i] as u32 - cost_of(c);
-                if through <= bound {
-                    on_chain.insert(c);
+                for c in Bitboard::BOARD.cells() {
+                    let i = c.index();
+                    if da[i] == FAR || db[i] == FAR {
+                        continue;
+                    }
+                    let through = da[i] as u32 + db[i] as u32 - self.cost_of(c);
+                    if through <= bound {
+                        on_chain.insert(c);
+                    }
                 }
             }
         }
-    }
-    let own = pos.visible(side);
-    Corridor {
-        distance: best,
-        spread,
-        cells: on_chain & !own,
-        chain: on_chain & own,
+        let own = pos.visible(self.side);
+        Corridor {
+            distance: best,
+            spread,
+            cells: on_chain & !own,
+            chain: on_chain & own,
+        }
     }
 }
 
@@ -238,6 +293,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn with_piece_predicts_the_chain_costs_after_every_addition() {
+        use crate::{Player, RandomPlayer};
+        use punct_core::{footprint, Move};
+        let mut checked = 0;
+        for seed in 0..4 {
+            let mut r = RandomPlayer::new(seed + 40);
+            let mut pos = Position::new(Variant::Standard);
+            let mut ply = 0;
+            while let Some(m) = r.choose(&pos) {
+                pos.make(m);
+                ply += 1;
+                if ply % 4 != 0 || pos.status().is_over() {
+                    continue;
+                }
+                let side = pos.side_to_move();
+                let maps = ChainMaps::new(&pos, side, Costs::CoverOpponent);
+                for mv in pos.legal_moves().into_iter().step_by(5) {
+                    let Move::Add {
+                        kind,
+                        punct,
+                        rotation,
+                    } = mv
+                    else {
+                        continue;
+                    };
+                    let cells = footprint(kind, punct, rotation).unwrap();
+                    let mut after = pos.clone();
+                    after.make(mv);
+                    let want = ChainMaps::new(&after, side, Costs::CoverOpponent).pair_distances();
+                    assert_eq!(maps.with_piece(&cells), want, "seed {seed} ply {ply} {mv}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! tactical_suites -- --ignored`) from games between the engines.
 
 use punct_core::{Position, Status};
-use punct_engine::tactics::{has_winning_move, is_safe, null_move, winning_moves};
+use punct_engine::tactics::{has_winning_move, is_safe, threatened, winning_moves};
 use punct_engine::{new_engine, Limits};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -22,10 +22,6 @@ fn positions(name: &str) -> Vec<Position> {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| Position::from_position_string(l).unwrap_or_else(|e| panic!("{name}: {l}: {e}")))
         .collect()
-}
-
-fn threatened(pos: &Position) -> bool {
-    null_move(pos).is_some_and(|p| !p.status().is_over() && has_winning_move(&p))
 }
 
 fn best_move(pos: &Position) -> punct_core::Move {
