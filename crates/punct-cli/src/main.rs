@@ -7,6 +7,7 @@ mod engine_cmd;
 mod match_cmd;
 mod play;
 mod render;
+mod serve_cmd;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use punct_core::{parse_moves, Game, Position, Record, Variant};
@@ -74,6 +75,8 @@ enum Command {
     Engine(engine_cmd::EngineArgs),
     /// Play engines against each other: score, Elo, SPRT
     Match(match_cmd::MatchArgs),
+    /// Run the game server: play in the browser at http://127.0.0.1:8080
+    Serve(serve_cmd::ServeArgs),
     /// List the built-in engines and levels
     Engines,
     /// Quick speed figures: perft, move generation, random playouts
@@ -307,6 +310,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Engine(args) => engine_cmd::run(args)?,
         Command::Match(args) => match_cmd::run(args)?,
+        Command::Serve(args) => serve_cmd::run(args)?,
         Command::Engines => {
             let out: String = punct_engine::ENGINES
                 .iter()

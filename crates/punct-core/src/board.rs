@@ -238,6 +238,19 @@ impl Edge {
     pub fn cells(self) -> impl Iterator<Item = Cell> {
         Cell::all().filter(move |&c| self.contains(c))
     }
+
+    /// The side's name for people: a column, a row, or a diagonal side by
+    /// its end cells.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Edge::ColumnA => "column A",
+            Edge::ColumnQ => "column Q",
+            Edge::Row1 => "row 1",
+            Edge::Row17 => "row 17",
+            Edge::LowerDiagonal => "side J2–P8",
+            Edge::UpperDiagonal => "side B10–H16",
+        }
+    }
 }
 
 #[cfg(test)]

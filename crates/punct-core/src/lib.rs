@@ -28,6 +28,6 @@ pub use check::IllegalMove;
 pub use game::{Game, ReplayError};
 pub use moves::{parse_moves, Move, ParseMoveError};
 pub use piece::{footprint, BridgeShape, Kind, Side};
-pub use position::{Dot, PieceView, Placement, Position, Status, Undo, Variant};
+pub use position::{Connection, Dot, PieceView, Placement, Position, Status, Undo, Variant};
 pub use position_string::PositionError;
 pub use record::{move_number, Outcome, Record, RecordError};

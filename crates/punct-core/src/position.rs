@@ -92,6 +92,13 @@ pub struct PieceView {
 }
 
 /// One dot in a stack, as seen from outside.
+/// A chain joining a pair of opposite sides; see [`Position::connection`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Connection {
+    pub sides: (Edge, Edge),
+    pub cells: Bitboard,
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Dot {
     pub side: Side,
@@ -307,6 +314,21 @@ impl Position {
         }
         out.reverse();
         out
+    }
+
+    /// The first pair of opposite sides (in [`Edge::PAIRS`] order) that
+    /// `side`'s visible dots join, with every visible dot of `side` in a
+    /// group touching both: what a finished game shows as the winning chain.
+    pub fn connection(&self, side: Side) -> Option<Connection> {
+        let own = self.visible[side.index()];
+        Edge::PAIRS.iter().find_map(|&(a, b)| {
+            let (ea, eb) = (Bitboard::edge(a) & own, Bitboard::edge(b) & own);
+            let cells = ea.flood(own) & eb.flood(own);
+            (!cells.is_empty()).then_some(Connection {
+                sides: (a, b),
+                cells,
+            })
+        })
     }
 
     /// Whether `side` has a chain of visible dots joining two opposite sides.

@@ -13,7 +13,9 @@
 //! O16 O15 N15, then `O16-O16/1` = O16 N15 N16, `O16-O16/0`, …), White one at
 //! K16 (`T@K16/0` = K16 K15 J15, `K16-K16/1` = K16 J15 J16, …).
 
-use punct_core::{Cell, Game, IllegalMove, Kind, Move, Placement, Position, Side, Status, Variant};
+use punct_core::{
+    Cell, Edge, Game, IllegalMove, Kind, Move, Placement, Position, Side, Status, Variant,
+};
 
 const W: Side = Side::White;
 const B: Side = Side::Black;
@@ -1080,6 +1082,18 @@ fn connecting_column_a_to_column_q_wins() {
     assert_heights(&won, "P13 O13 Q13", 1);
     assert!(won.is_connected(W));
     assert_eq!(won.status(), Status::Won(W));
+    // The connection names the pair of sides and holds exactly the chain.
+    assert_eq!(pos.connection(W), None);
+    let chain = won.connection(W).expect("connected");
+    assert_eq!(chain.sides, (Edge::ColumnA, Edge::ColumnQ));
+    let mut cells: Vec<String> = chain.cells.cells().map(|c| c.to_string()).collect();
+    cells.sort();
+    let mut want: Vec<&str> = "A8 B8 C8 D9 E9 F9 G10 H10 I10 J11 K11 L11 M12 N12 O12 P13 O13 Q13"
+        .split(' ')
+        .collect();
+    want.sort();
+    assert_eq!(cells, want);
+    assert_eq!(won.connection(B), None);
 }
 
 #[test]

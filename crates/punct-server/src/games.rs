@@ -1,0 +1,699 @@
+//! A game on the server: its seats, whose turn it is, offers, the result,
+//! and the JSON the API shows of it. No I/O here: the caller stores a
+//! changed game and tells the watchers.
+
+use crate::error::ApiError;
+use crate::store::GameRow;
+use punct_core::{Game, Move, Outcome, Position, Record, Side, Status, Variant};
+use serde_json::{json, Value};
+
+/// How a game is played.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One person against the AI.
+    Ai { level: u32, side: Side },
+    /// Two people at one screen: one token moves for both.
+    Hotseat,
+    /// Two people, each with their seat's token.
+    Online,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Ai { .. } => "ai",
+            Mode::Hotseat => "hotseat",
+            Mode::Online => "online",
+        }
+    }
+}
+
+pub fn side_from_name(s: &str) -> Option<Side> {
+    match s {
+        "white" => Some(Side::White),
+        "black" => Some(Side::Black),
+        _ => None,
+    }
+}
+
+/// A game being played or looked at: the stored row and the replayed game.
+#[derive(Clone)]
+pub struct LiveGame {
+    pub row: GameRow,
+    pub game: Game,
+    pub mode: Mode,
+    /// A word for the players that is not stored (the AI declining a draw).
+    pub notice: Option<String>,
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+impl LiveGame {
+    /// A new game; `row` holds its metadata with no moves.
+    pub fn new(row: GameRow, start: Position) -> Result<LiveGame, String> {
+        let mut g = LiveGame::from_row(GameRow {
+            moves: String::new(),
+            ..row
+        })?;
+        g.game = Game::from_position(start);
+        g.sync_row();
+        Ok(g)
+    }
+
+    /// Rebuilds a stored game by replaying its moves.
+    pub fn from_row(row: GameRow) -> Result<LiveGame, String> {
+        let start = Position::from_position_string(&row.start)
+            .map_err(|e| format!("game {}: start position: {e}", row.id))?;
+        let moves = punct_core::parse_moves(&row.moves)
+            .map_err(|(i, e)| format!("game {}: move {}: {e}", row.id, i + 1))?;
+        let game =
+            Game::replay(start, &moves).map_err(|e| format!("game {}: replay: {e}", row.id))?;
+        let mode = match row.mode.as_str() {
+            "ai" => Mode::Ai {
+                level: row.ai_level.unwrap_or(4),
+                side: row
+                    .ai_side
+                    .as_deref()
+                    .and_then(side_from_name)
+                    .unwrap_or(Side::Black),
+            },
+            "hotseat" => Mode::Hotseat,
+            _ => Mode::Online,
+        };
+        Ok(LiveGame {
+            row,
+            game,
+            mode,
+            notice: None,
+        })
+    }
+
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.row.result.is_some() || self.position().status().is_over()
+    }
+
+    /// The side the AI plays, in a game against it.
+    pub fn ai_side(&self) -> Option<Side> {
+        match self.mode {
+            Mode::Ai { side, .. } => Some(side),
+            _ => None,
+        }
+    }
+
+    /// Whether the AI should move now.
+    pub fn ai_to_move(&self) -> bool {
+        !self.is_over() && self.ai_side() == Some(self.position().side_to_move())
+    }
+
+    /// The outcome: a stored result (resignation, agreement, record) or
+    /// what the position shows.
+    pub fn outcome(&self) -> Outcome {
+        match self.row.result.as_deref().and_then(Outcome::from_token) {
+            Some(o) => o,
+            None => Outcome::from_status(self.position().status()),
+        }
+    }
+
+    /// Brings the stored row's derived fields up to date after a change.
+    fn sync_row(&mut self) {
+        self.row.moves = self
+            .game
+            .moves()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.row.plies = self.game.len() as i64;
+        self.row.status = if self.is_over() {
+            self.outcome().token().to_string()
+        } else {
+            "ongoing".to_string()
+        };
+    }
+
+    /// Marks a change: new version, time and derived fields.
+    fn changed(&mut self) {
+        self.row.version += 1;
+        self.row.updated = now_ms().max(self.row.updated);
+        self.sync_row();
+    }
+
+    /// The seats `token` holds (both in a hot-seat game).
+    fn seats(&self, token: &str) -> Vec<Side> {
+        let holds = |t: &Option<String>| t.as_deref().is_some_and(|t| constant_eq(t, token));
+        let mut v = Vec::new();
+        if holds(&self.row.white_token) {
+            v.push(Side::White);
+        }
+        if holds(&self.row.black_token) {
+            v.push(Side::Black);
+        }
+        v
+    }
+
+    /// The one side `token` acts for: its seat, or with both seats (hot
+    /// seat) `prefer`.
+    fn acting_side(&self, token: &str, prefer: Side) -> Result<Side, ApiError> {
+        match self.seats(token).as_slice() {
+            [] => Err(ApiError::forbidden(
+                "bad_token",
+                "this token holds no seat in this game",
+            )),
+            [one] => Ok(*one),
+            _ => Ok(prefer),
+        }
+    }
+
+    fn ensure_not_over(&self) -> Result<(), ApiError> {
+        if self.is_over() {
+            Err(ApiError::conflict("game_over", "the game is over"))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Which side played ply `i` (0-based) of this game.
+    fn mover_of(&self, i: usize) -> Side {
+        let first = self.game.start().side_to_move();
+        if i % 2 == 0 {
+            first
+        } else {
+            first.opponent()
+        }
+    }
+
+    /// Plays `text` for the holder of `token`. `expected_ply`, when given,
+    /// must be the number of plies played so far (a guard against moving
+    /// on a position the client no longer shows).
+    pub fn play(
+        &mut self,
+        token: &str,
+        text: &str,
+        expected_ply: Option<usize>,
+    ) -> Result<(), ApiError> {
+        self.ensure_not_over()?;
+        let side = self.position().side_to_move();
+        let seats = self.seats(token);
+        if seats.is_empty() {
+            return Err(ApiError::forbidden(
+                "bad_token",
+                "this token holds no seat in this game",
+            ));
+        }
+        if !seats.contains(&side) {
+            return Err(ApiError::conflict(
+                "not_your_turn",
+                format!("it is {side}'s turn"),
+            ));
+        }
+        if let Some(ply) = expected_ply {
+            if ply != self.game.len() {
+                return Err(ApiError::conflict(
+                    "stale",
+                    format!(
+                        "the move was made for ply {ply}, but {} plies have been played",
+                        self.game.len()
+                    ),
+                ));
+            }
+        }
+        let mv: Move = text
+            .trim()
+            .parse()
+            .map_err(|e: punct_core::ParseMoveError| {
+                ApiError::bad_request("bad_move", e.to_string())
+            })?;
+        self.game.play(mv).map_err(|reason| {
+            ApiError::unprocessable("illegal_move", format!("`{mv}` is illegal: {reason}"))
+        })?;
+        if self.row.draw_offer.as_deref() == Some(side.opponent().name()) {
+            // Playing on declines the opponent's offer.
+            self.row.draw_offer = None;
+        }
+        self.row.takeback = None;
+        self.notice = None;
+        self.changed();
+        Ok(())
+    }
+
+    /// The AI plays `mv` (already checked legal by the caller's search).
+    pub fn play_ai(&mut self, mv: Move) -> Result<(), String> {
+        self.game
+            .play(mv)
+            .map_err(|e| format!("the AI chose an illegal move `{mv}`: {e}"))?;
+        if self.row.draw_offer.is_some() {
+            self.row.draw_offer = None;
+        }
+        self.row.takeback = None;
+        self.notice = None;
+        self.changed();
+        Ok(())
+    }
+
+    pub fn resign(&mut self, token: &str) -> Result<(), ApiError> {
+        self.ensure_not_over()?;
+        let side = self.acting_side(token, self.position().side_to_move())?;
+        self.row.result = Some(
+            match side {
+                Side::White => Outcome::BlackWins,
+                Side::Black => Outcome::WhiteWins,
+            }
+            .token()
+            .to_string(),
+        );
+        self.row.reason = Some(format!("resignation:{side}"));
+        self.row.draw_offer = None;
+        self.row.takeback = None;
+        self.notice = None;
+        self.changed();
+        Ok(())
+    }
+
+    /// `offer`, `accept` or `decline` a draw. Against the AI an offer is
+    /// answered at once: accepted when the AI judges its own position bad.
+    pub fn draw(&mut self, token: &str, action: &str) -> Result<(), ApiError> {
+        self.ensure_not_over()?;
+        let offered_by = self.row.draw_offer.as_deref().and_then(side_from_name);
+        match action {
+            "offer" => {
+                let side = self.acting_side(token, self.position().side_to_move())?;
+                if offered_by == Some(side.opponent()) {
+                    return self.agree_draw();
+                }
+                if let Some(ai) = self.ai_side() {
+                    // Clearly behind in the race (three cells or more).
+                    if punct_engine::evaluate(self.position(), ai) <= -30 {
+                        return self.agree_draw();
+                    }
+                    self.notice = Some("the AI declines the draw".to_string());
+                    self.changed();
+                    return Ok(());
+                }
+                self.row.draw_offer = Some(side.name().to_string());
+                self.notice = None;
+                self.changed();
+                Ok(())
+            }
+            "accept" | "decline" => {
+                let Some(offerer) = offered_by else {
+                    return Err(ApiError::conflict("no_offer", "no draw has been offered"));
+                };
+                let side = self.acting_side(token, offerer.opponent())?;
+                if side == offerer {
+                    return Err(ApiError::conflict(
+                        "own_offer",
+                        "the other player must answer your draw offer",
+                    ));
+                }
+                if action == "accept" {
+                    self.agree_draw()
+                } else {
+                    self.row.draw_offer = None;
+                    self.notice = Some(format!("{side} declines the draw"));
+                    self.changed();
+                    Ok(())
+                }
+            }
+            other => Err(ApiError::bad_request(
+                "bad_action",
+                format!("`{other}` is not a draw action: use offer, accept or decline"),
+            )),
+        }
+    }
+
+    fn agree_draw(&mut self) -> Result<(), ApiError> {
+        self.row.result = Some(Outcome::Draw.token().to_string());
+        self.row.reason = Some("agreement".to_string());
+        self.row.draw_offer = None;
+        self.row.takeback = None;
+        self.notice = None;
+        self.changed();
+        Ok(())
+    }
+
+    /// `request`, `accept` or `decline` a takeback. Against the AI and at
+    /// one screen a request is granted at once.
+    pub fn takeback(&mut self, token: &str, action: &str) -> Result<(), ApiError> {
+        if self.row.result.is_some() {
+            return Err(ApiError::conflict(
+                "game_over",
+                "a game ended by resignation or agreement cannot be taken back",
+            ));
+        }
+        let requested_by = self.row.takeback.as_deref().and_then(side_from_name);
+        match action {
+            "request" => {
+                let side = match self.mode {
+                    // At one screen the last move is taken back, whoever made it.
+                    Mode::Hotseat => self.acting_side(
+                        token,
+                        self.game
+                            .len()
+                            .checked_sub(1)
+                            .map_or(Side::White, |i| self.mover_of(i)),
+                    )?,
+                    _ => self.acting_side(token, self.position().side_to_move())?,
+                };
+                if !self.has_moved(side) {
+                    return Err(ApiError::conflict(
+                        "nothing_to_take_back",
+                        format!("{side} has no move to take back"),
+                    ));
+                }
+                match self.mode {
+                    Mode::Ai { .. } | Mode::Hotseat => {
+                        self.undo_last_move_of(side);
+                        Ok(())
+                    }
+                    Mode::Online => {
+                        if requested_by == Some(side.opponent()) {
+                            return Err(ApiError::conflict(
+                                "pending_request",
+                                "answer the other player's takeback request first",
+                            ));
+                        }
+                        self.row.takeback = Some(side.name().to_string());
+                        self.notice = None;
+                        self.changed();
+                        Ok(())
+                    }
+                }
+            }
+            "accept" | "decline" => {
+                let Some(requester) = requested_by else {
+                    return Err(ApiError::conflict(
+                        "no_request",
+                        "no takeback has been requested",
+                    ));
+                };
+                let side = self.acting_side(token, requester.opponent())?;
+                if side == requester {
+                    return Err(ApiError::conflict(
+                        "own_request",
+                        "the other player must answer your takeback request",
+                    ));
+                }
+                if action == "accept" {
+                    self.undo_last_move_of(requester);
+                } else {
+                    self.row.takeback = None;
+                    self.notice = Some(format!("{side} declines the takeback"));
+                    self.changed();
+                }
+                Ok(())
+            }
+            other => Err(ApiError::bad_request(
+                "bad_action",
+                format!("`{other}` is not a takeback action: use request, accept or decline"),
+            )),
+        }
+    }
+
+    fn has_moved(&self, side: Side) -> bool {
+        (0..self.game.len()).any(|i| self.mover_of(i) == side)
+    }
+
+    /// Takes back moves until `side`'s last move is undone.
+    fn undo_last_move_of(&mut self, side: Side) {
+        while let Some(i) = self.game.len().checked_sub(1) {
+            self.game.undo();
+            if self.mover_of(i) == side {
+                break;
+            }
+        }
+        self.row.takeback = None;
+        self.row.draw_offer = None;
+        self.notice = None;
+        self.changed();
+    }
+
+    /// The game as a record, with its result.
+    pub fn record(&self) -> String {
+        let names = |side: Side| match self.mode {
+            Mode::Ai { level, side: ai } if ai == side => format!("punct level {level}"),
+            _ => format!("{} player", side.name()),
+        };
+        let date = date_tag(self.row.created);
+        let (white, black) = (names(Side::White), names(Side::Black));
+        let mut rec = Record::from_game(
+            &self.game,
+            &[
+                ("Event", "punct serve game"),
+                ("Site", "punct serve"),
+                ("Date", &date),
+                ("White", &white),
+                ("Black", &black),
+            ],
+        );
+        rec.set_tag("GameId", &self.row.id);
+        if let Some(r) = self.row.result.as_deref().and_then(Outcome::from_token) {
+            rec.outcome = r;
+            rec.set_tag("Result", r.token());
+            if let Some(reason) = &self.row.reason {
+                rec.set_tag("Termination", reason);
+            }
+        }
+        rec.to_text()
+    }
+
+    /// The whole state the page needs, legal moves included.
+    pub fn to_json(&self) -> Value {
+        let pos = self.position();
+        let over = self.is_over();
+        let legal: Vec<Move> = if over { Vec::new() } else { pos.legal_moves() };
+        let movable: std::collections::HashSet<_> = legal
+            .iter()
+            .filter_map(|m| match m {
+                Move::Relocate { from, .. } => Some(*from),
+                _ => None,
+            })
+            .collect();
+        let pieces: Vec<Value> = pos
+            .pieces()
+            .iter()
+            .map(|p| {
+                let level = p.placement.level;
+                // A raised dot with nothing right under it spans a gap.
+                let bridge = level > 0
+                    && p.cells
+                        .iter()
+                        .any(|&c| !pos.stack(c).iter().any(|d| d.level + 1 == level));
+                json!({
+                    "side": p.side.name(),
+                    "kind": p.kind.to_string(),
+                    "punct": p.placement.punct.to_string(),
+                    "rotation": p.placement.rotation,
+                    "level": level,
+                    "cells": p.cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                    "bridge": bridge,
+                    "movable": movable.contains(&p.placement.punct)
+                        && pos.top_piece(p.placement.punct).is_some_and(|t| t == *p),
+                })
+            })
+            .collect();
+        let mut stacks = serde_json::Map::new();
+        for cell in punct_core::Cell::all() {
+            let dots = pos.stack(cell);
+            if !dots.is_empty() {
+                stacks.insert(
+                    cell.to_string(),
+                    Value::Array(
+                        dots.iter()
+                            .map(|d| {
+                                json!({
+                                    "side": d.side.name(),
+                                    "kind": d.kind.to_string(),
+                                    "level": d.level,
+                                    "punct": d.is_punct,
+                                })
+                            })
+                            .collect(),
+                    ),
+                );
+            }
+        }
+        let reserve = |side: Side| {
+            let mut m = serde_json::Map::new();
+            for k in punct_core::Kind::ALL {
+                m.insert(k.to_string(), json!(pos.reserve(side, k)));
+            }
+            Value::Object(m)
+        };
+        json!({
+            "id": self.row.id,
+            "variant": pos.variant().name(),
+            "mode": self.mode.name(),
+            "ai": match self.mode {
+                Mode::Ai { level, side } => json!({"level": level, "side": side.name()}),
+                _ => Value::Null,
+            },
+            "version": self.row.version,
+            "created": self.row.created,
+            "updated": self.row.updated,
+            "start": self.game.start().to_position_string(),
+            "position": pos.to_position_string(),
+            "moves": self.game.moves().map(|m| m.to_string()).collect::<Vec<_>>(),
+            "ply": self.game.len(),
+            "last_move": self.game.moves().last().map(|m| m.to_string()),
+            "to_move": if over { Value::Null } else { json!(pos.side_to_move().name()) },
+            "status": if over { "over" } else { "ongoing" },
+            "result": self.result_json(),
+            "reserves": {"white": reserve(Side::White), "black": reserve(Side::Black)},
+            "central": {
+                "white": pos.central_count(Side::White),
+                "black": pos.central_count(Side::Black),
+            },
+            "pieces": pieces,
+            "stacks": stacks,
+            "legal_moves": legal.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            "draw_offer": self.row.draw_offer,
+            "takeback_request": self.row.takeback,
+            "ai_thinking": self.ai_to_move(),
+            "notice": self.notice,
+        })
+    }
+
+    /// The result with its reason, or null while the game goes on.
+    fn result_json(&self) -> Value {
+        if !self.is_over() {
+            return Value::Null;
+        }
+        let outcome = self.outcome();
+        let winner = match outcome {
+            Outcome::WhiteWins => json!("white"),
+            Outcome::BlackWins => json!("black"),
+            _ => Value::Null,
+        };
+        let pos = self.position();
+        let central = json!({
+            "white": pos.central_count(Side::White),
+            "black": pos.central_count(Side::Black),
+        });
+        if self.row.result.is_some() {
+            let reason = self.row.reason.clone().unwrap_or_default();
+            let text = if let Some(side) = reason.strip_prefix("resignation:") {
+                format!("{side} resigns")
+            } else if reason == "agreement" {
+                "drawn by agreement".to_string()
+            } else {
+                format!("result {} as recorded", outcome.token())
+            };
+            let reason = reason.split(':').next().unwrap_or("").to_string();
+            return json!({"score": outcome.token(), "winner": winner, "reason": reason, "text": text});
+        }
+        match pos.status() {
+            Status::Won(side) => {
+                if let Some(c) = pos.connection(side) {
+                    let (a, b) = c.sides;
+                    json!({
+                        "score": outcome.token(),
+                        "winner": winner,
+                        "reason": "connection",
+                        "sides": [a.name(), b.name()],
+                        "chain": c.cells.cells().map(|x| x.to_string()).collect::<Vec<_>>(),
+                        "text": format!("{side} connects {} and {}", a.name(), b.name()),
+                    })
+                } else {
+                    json!({
+                        "score": outcome.token(),
+                        "winner": winner,
+                        "reason": "central count",
+                        "central": central,
+                        "text": format!("no connection: {side} wins the central count {}", count_text(pos)),
+                    })
+                }
+            }
+            _ => {
+                let text = if pos.variant() == Variant::Basic {
+                    "no connection: a draw".to_string()
+                } else {
+                    format!(
+                        "no connection: the central count is tied {}",
+                        count_text(pos)
+                    )
+                };
+                json!({
+                    "score": outcome.token(),
+                    "winner": Value::Null,
+                    "reason": if pos.variant() == Variant::Basic { "no connection" } else { "central count" },
+                    "central": central,
+                    "text": text,
+                })
+            }
+        }
+    }
+
+    /// A line for game lists.
+    pub fn summary(row: &GameRow) -> Value {
+        json!({
+            "id": row.id,
+            "variant": row.variant,
+            "mode": row.mode,
+            "ai": row.ai_level.map(|l| json!({"level": l, "side": row.ai_side})),
+            "ply": row.plies,
+            "status": if row.status == "ongoing" { "ongoing" } else { "over" },
+            "result": if row.status == "ongoing" { Value::Null } else { json!(row.status) },
+            "created": row.created,
+            "updated": row.updated,
+        })
+    }
+}
+
+fn count_text(pos: &Position) -> String {
+    format!(
+        "{}–{}",
+        pos.central_count(Side::White),
+        pos.central_count(Side::Black)
+    )
+}
+
+/// Compares tokens in time independent of where they differ.
+fn constant_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// `YYYY.MM.DD` of a time in milliseconds since 1970 (UTC).
+fn date_tag(ms: i64) -> String {
+    // Days to civil date (Howard Hinnant's algorithm).
+    let z = ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil_dates() {
+        assert_eq!(date_tag(0), "1970.01.01");
+        // 2026-11-22T12:00:00Z
+        assert_eq!(date_tag(1_795_348_800_000), "2026.11.22");
+        assert_eq!(date_tag(951_782_400_000), "2000.02.29");
+    }
+
+    #[test]
+    fn tokens_compare_exactly() {
+        assert!(constant_eq("abc", "abc"));
+        assert!(!constant_eq("abc", "abd"));
+        assert!(!constant_eq("abc", "abcd"));
+    }
+}

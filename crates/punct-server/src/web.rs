@@ -1,0 +1,34 @@
+//! The web page's files, built into the binary so the server needs nothing
+//! else at run time.
+
+/// (path under `/static/`, content type, content)
+const FILES: &[(&str, &str, &[u8])] = &[
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_bytes!("../web/index.html"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/app.js"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../web/style.css"),
+    ),
+];
+
+/// The file at `name` (below `/static/`) with its content type.
+pub fn file(name: &str) -> Option<(&'static str, &'static [u8])> {
+    FILES
+        .iter()
+        .find(|(n, ..)| *n == name)
+        .map(|&(_, t, b)| (t, b))
+}
+
+/// The page every game link opens.
+pub fn index() -> &'static [u8] {
+    file("index.html").expect("index.html is built in").1
+}
