@@ -118,6 +118,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record", get(get_record))
         .route("/api/games/{id}/live", get(live))
         .route("/api/analyse", post(analyse))
+        .route("/api/board", get(board))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(app)
@@ -615,10 +616,81 @@ async fn list_games(State(app): Shared, Query(q): Query<ListQuery>) -> Result<Re
     Ok(axum::Json(json!({ "games": games })).into_response())
 }
 
-async fn get_game(State(app): Shared, Path(id): Path<String>) -> Result<Response, ApiError> {
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameQuery {
+    /// Show the game as it was after this many plies (replay).
+    ply: Option<usize>,
+}
+
+async fn get_game(
+    State(app): Shared,
+    Path(id): Path<String>,
+    Query(q): Query<GameQuery>,
+) -> Result<Response, ApiError> {
     let slot = app.slot(&id).await?;
     let game = slot.game.lock().await;
-    Ok(json_text(StatusCode::OK, game.to_json().to_string()))
+    let state = match q.ply {
+        None => game.to_json(),
+        Some(ply) => game.to_json_at(ply).ok_or_else(|| {
+            ApiError::bad_request(
+                "bad_ply",
+                format!(
+                    "ply {ply} is past the end: {} plies have been played",
+                    game.game.len()
+                ),
+            )
+        })?,
+    };
+    Ok(json_text(StatusCode::OK, state.to_string()))
+}
+
+/// The board and the pieces' shapes, for drawing (no rules: which moves
+/// are legal always comes from a game's state).
+async fn board() -> Response {
+    use punct_core::{Cell, Edge, Kind};
+    let i9: Cell = "I9".parse().expect("I9 is a cell");
+    let cells: Vec<Value> = Cell::all()
+        .map(|c| {
+            let edges: Vec<&str> = Edge::PAIRS
+                .iter()
+                .flat_map(|&(a, b)| [a, b])
+                .filter(|e| e.contains(c))
+                .map(|e| e.name())
+                .collect();
+            json!({"name": c.to_string(), "col": c.col(), "row": c.row(),
+                   "central": c.is_central(), "edges": edges})
+        })
+        .collect();
+    let mut kinds = serde_json::Map::new();
+    for kind in Kind::ALL {
+        // Each rotation's dots (PÜNCT first) as column/row steps from the PÜNCT.
+        let rotations: Vec<Value> = (0..kind.rotations())
+            .map(|r| {
+                let cells = punct_core::footprint(kind, i9, r).expect("I9 fits every piece");
+                Value::Array(
+                    cells
+                        .iter()
+                        .map(|c| {
+                            json!([
+                                c.col() as i32 - i9.col() as i32,
+                                c.row() as i32 - i9.row() as i32
+                            ])
+                        })
+                        .collect(),
+                )
+            })
+            .collect();
+        kinds.insert(
+            kind.to_string(),
+            json!({"count": kind.count(), "rotations": rotations}),
+        );
+    }
+    let pairs: Vec<Value> = Edge::PAIRS
+        .iter()
+        .map(|(a, b)| json!([a.name(), b.name()]))
+        .collect();
+    axum::Json(json!({"cells": cells, "pairs": pairs, "kinds": kinds})).into_response()
 }
 
 async fn get_record(State(app): Shared, Path(id): Path<String>) -> Result<Response, ApiError> {

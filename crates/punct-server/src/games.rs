@@ -560,6 +560,33 @@ impl LiveGame {
         })
     }
 
+    /// The state after the first `ply` plies (for replaying), marked
+    /// `"replay": true` with the game's full length in `"plies_total"`;
+    /// `None` past the end.
+    pub fn to_json_at(&self, ply: usize) -> Option<Value> {
+        let total = self.game.len();
+        if ply > total {
+            return None;
+        }
+        let mut past = self.clone();
+        while past.game.len() > ply {
+            past.game.undo();
+        }
+        if ply < total {
+            // What happened later (a resignation, an offer) is not shown yet.
+            past.row.result = None;
+            past.row.reason = None;
+            past.row.draw_offer = None;
+            past.row.takeback = None;
+            past.notice = None;
+        }
+        let mut v = past.to_json();
+        v["replay"] = json!(true);
+        v["ai_thinking"] = json!(false);
+        v["plies_total"] = json!(total);
+        Some(v)
+    }
+
     /// The result with its reason, or null while the game goes on.
     fn result_json(&self) -> Value {
         if !self.is_over() {
