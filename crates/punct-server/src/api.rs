@@ -55,6 +55,9 @@ struct App {
     games: std::sync::Mutex<HashMap<String, Arc<Slot>>>,
     ai_permits: Arc<Semaphore>,
     rng: std::sync::Mutex<StdRng>,
+    /// Turns true when the server stops: live sessions close so the
+    /// graceful shutdown does not wait on them forever.
+    stopping: tokio::sync::watch::Sender<bool>,
 }
 
 type Shared = State<Arc<App>>;
@@ -73,11 +76,16 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         store,
         games: std::sync::Mutex::new(HashMap::new()),
         rng: std::sync::Mutex::new(StdRng::from_os_rng()),
+        stopping: tokio::sync::watch::channel(false).0,
     });
     resume_ai_games(&app).await;
     ready(addr);
+    let stopping = app.stopping.clone();
     axum::serve(listener, router(app))
-        .with_graceful_shutdown(shutdown_signal())
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            let _ = stopping.send(true);
+        })
         .await
         .map_err(|e| format!("server error: {e}"))
 }
@@ -897,12 +905,17 @@ async fn live(
 async fn live_session(app: Arc<App>, id: String, slot: Arc<Slot>, mut socket: WebSocket) {
     // Subscribe before reading the state so no change falls in between.
     let mut updates = slot.updates.subscribe();
+    let mut stopping = app.stopping.subscribe();
     let first = slot.game.lock().await.to_json().to_string();
     if send_state(&mut socket, &first).await.is_err() {
         return;
     }
     loop {
         tokio::select! {
+            _ = stopping.changed() => {
+                let _ = socket.send(Message::Close(None)).await;
+                return;
+            }
             update = updates.recv() => match update {
                 Ok(state) => {
                     if send_state(&mut socket, &state).await.is_err() {
