@@ -1,7 +1,7 @@
 //! `punct serve`: the game server and web page (crate `punct-server`).
 
 use crate::{bad_input, failed, Failure};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use std::net::IpAddr;
 use std::path::PathBuf;
 
@@ -22,6 +22,18 @@ pub struct ServeArgs {
     /// How many AI searches may run at once [default: the number of cores]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub ai_workers: Option<u64>,
+    /// When a move is acknowledged: once flushed to disk (full: survives a
+    /// power cut) or once handed to the operating system (normal: survives
+    /// the server crashing or being killed, not the machine; no disk flush
+    /// per move)
+    #[arg(long, value_enum, default_value_t = Sync::Full)]
+    pub sync: Sync,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Sync {
+    Full,
+    Normal,
 }
 
 pub fn run(args: ServeArgs) -> Result<(), Failure> {
@@ -30,6 +42,10 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.bind = args.bind;
     config.port = args.port;
     config.ai_movetime_ms = args.ai_movetime;
+    config.sync = match args.sync {
+        Sync::Full => punct_server::SyncMode::Full,
+        Sync::Normal => punct_server::SyncMode::Normal,
+    };
     if let Some(n) = args.ai_workers {
         config.ai_workers = n as usize;
     }

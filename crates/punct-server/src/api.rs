@@ -4,7 +4,8 @@ use crate::error::ApiError;
 use crate::games::{now_ms, side_from_name, LiveGame, Mode};
 use crate::store::{GameRow, Store};
 use crate::{web, Config};
-use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{header, StatusCode};
@@ -63,7 +64,7 @@ struct App {
 type Shared = State<Arc<App>>;
 
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
-    let store = Store::open(&config.data_dir)?;
+    let store = Store::open(&config.data_dir, config.sync)?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))
         .await
         .map_err(|e| format!("cannot listen on {}:{}: {e}", config.bind, config.port))?;
@@ -81,6 +82,11 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     resume_ai_games(&app).await;
     ready(addr);
     let stopping = app.stopping.clone();
+    // Small messages (an ack, then a state) go out at once, not after
+    // Nagle's wait for the peer's acknowledgement.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, router(app))
         .with_graceful_shutdown(async move {
             shutdown_signal().await;
@@ -128,6 +134,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/analyse", post(analyse))
         .route("/api/board", get(board))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(app)
 }
@@ -148,21 +155,42 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     }
 }
 
+/// Every body rejection is a 400 (the documented contract), except a body
+/// over the limit (413).
 fn body_error(r: JsonRejection) -> ApiError {
-    let status = r.status();
-    let code = match status {
-        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => "not_json",
-        _ => "bad_json",
-    };
-    let message = match status {
-        StatusCode::PAYLOAD_TOO_LARGE => format!("the request body is over {BODY_LIMIT} bytes"),
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => {
-            "the request body must be JSON (Content-Type: application/json)".to_string()
+    match r.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!("the request body is over {BODY_LIMIT} bytes"),
+        ),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::bad_request(
+            "not_json",
+            "the request body must be JSON (Content-Type: application/json)",
+        ),
+        _ => ApiError::bad_request("bad_json", r.body_text()),
+    }
+}
+
+/// Query strings whose rejections are API errors (JSON too).
+struct Params<T>(T);
+
+impl<T: DeserializeOwned, S: Send + Sync> axum::extract::FromRequestParts<S> for Params<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(v)) => Ok(Params(v)),
+            Err(r) => Err(query_error(r)),
         }
-        _ => r.body_text(),
-    };
-    ApiError::new(status, code, message)
+    }
+}
+
+fn query_error(r: QueryRejection) -> ApiError {
+    ApiError::bad_request("bad_query", r.body_text())
 }
 
 fn json_text(status: StatusCode, text: impl Into<String>) -> Response {
@@ -324,7 +352,7 @@ impl Slot {
 
     /// The state as JSON, sent to every watcher.
     fn publish(&self, game: &LiveGame) -> Arc<str> {
-        let state: Arc<str> = Arc::from(game.to_json().to_string());
+        let state: Arc<str> = Arc::from(game.to_json().to_text());
         let _ = self.updates.send(state.clone());
         state
     }
@@ -357,6 +385,18 @@ async fn static_file(Path(file): Path<String>) -> Response {
         }
         None => ApiError::not_found("not_found", format!("no file `{file}`")).into_response(),
     }
+}
+
+async fn method_not_allowed(req: Request) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!(
+            "{} is not allowed on {} (docs/API.md lists the methods)",
+            req.method(),
+            req.uri().path()
+        ),
+    )
 }
 
 async fn not_found(req: Request) -> ApiError {
@@ -601,12 +641,16 @@ async fn import_game(State(app): Shared, Body(req): Body<Import>) -> Result<Resp
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ListQuery {
     status: Option<String>,
     limit: Option<u32>,
 }
 
-async fn list_games(State(app): Shared, Query(q): Query<ListQuery>) -> Result<Response, ApiError> {
+async fn list_games(
+    State(app): Shared,
+    Params(q): Params<ListQuery>,
+) -> Result<Response, ApiError> {
     if let Some(s) = q.status.as_deref() {
         if s != "ongoing" && s != "over" {
             return Err(ApiError::bad_request(
@@ -629,16 +673,18 @@ async fn list_games(State(app): Shared, Query(q): Query<ListQuery>) -> Result<Re
 struct GameQuery {
     /// Show the game as it was after this many plies (replay).
     ply: Option<usize>,
+    /// A seat token: the answer says which seats it holds (`you`).
+    token: Option<String>,
 }
 
 async fn get_game(
     State(app): Shared,
     Path(id): Path<String>,
-    Query(q): Query<GameQuery>,
+    Params(q): Params<GameQuery>,
 ) -> Result<Response, ApiError> {
     let slot = app.slot(&id).await?;
     let game = slot.game.lock().await;
-    let state = match q.ply {
+    let mut state = match q.ply {
         None => game.to_json(),
         Some(ply) => game.to_json_at(ply).ok_or_else(|| {
             ApiError::bad_request(
@@ -650,7 +696,11 @@ async fn get_game(
             )
         })?,
     };
-    Ok(json_text(StatusCode::OK, state.to_string()))
+    if let Some(token) = q.token.as_deref() {
+        let you: Vec<&str> = game.seats(token).iter().map(|s| s.name()).collect();
+        state.set("you", json!(you));
+    }
+    Ok(json_text(StatusCode::OK, state.to_text()))
 }
 
 /// The board and the pieces' shapes, for drawing (no rules: which moves
@@ -893,9 +943,15 @@ struct LiveRequest {
 async fn live(
     State(app): Shared,
     Path(id): Path<String>,
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let slot = app.slot(&id).await?;
+    let ws = ws.map_err(|r| {
+        ApiError::bad_request(
+            "not_websocket",
+            format!("this endpoint speaks WebSocket only: {}", r.body_text()),
+        )
+    })?;
     Ok(ws
         .max_message_size(WS_MESSAGE_LIMIT)
         .max_frame_size(WS_MESSAGE_LIMIT)
@@ -906,7 +962,7 @@ async fn live_session(app: Arc<App>, id: String, slot: Arc<Slot>, mut socket: We
     // Subscribe before reading the state so no change falls in between.
     let mut updates = slot.updates.subscribe();
     let mut stopping = app.stopping.subscribe();
-    let first = slot.game.lock().await.to_json().to_string();
+    let first = slot.game.lock().await.to_json().to_text();
     if send_state(&mut socket, &first).await.is_err() {
         return;
     }
@@ -924,7 +980,7 @@ async fn live_session(app: Arc<App>, id: String, slot: Arc<Slot>, mut socket: We
                 }
                 // A slow watcher missed states: send the current one.
                 Err(broadcast::error::RecvError::Lagged(_)) => {
-                    let now = slot.game.lock().await.to_json().to_string();
+                    let now = slot.game.lock().await.to_json().to_text();
                     if send_state(&mut socket, &now).await.is_err() {
                         return;
                     }

@@ -5,7 +5,8 @@
 use crate::error::ApiError;
 use crate::store::GameRow;
 use punct_core::{Game, Move, Outcome, Position, Record, Side, Status, Variant};
-use serde_json::{json, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{json, Map, Value};
 
 /// How a game is played.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -25,6 +26,53 @@ impl Mode {
             Mode::Hotseat => "hotseat",
             Mode::Online => "online",
         }
+    }
+}
+
+/// A game's JSON state: its fields, and the legal moves, which are most of
+/// it (thousands at the start) and so are written straight from the move
+/// list instead of through a string per move.
+pub struct State {
+    fields: Map<String, Value>,
+    legal: Vec<Move>,
+}
+
+impl State {
+    /// Sets (or adds) a field.
+    pub fn set(&mut self, key: &str, value: Value) {
+        self.fields.insert(key.to_string(), value);
+    }
+
+    /// A field (not `legal_moves`).
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.fields.get(key)
+    }
+
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).expect("a state always serialises")
+    }
+}
+
+impl Serialize for State {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Notation<'a>(&'a Move);
+        impl Serialize for Notation<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self.0)
+            }
+        }
+        struct Notations<'a>(&'a [Move]);
+        impl Serialize for Notations<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_seq(self.0.iter().map(Notation))
+            }
+        }
+        let mut map = serializer.serialize_map(Some(self.fields.len() + 1))?;
+        for (key, value) in &self.fields {
+            map.serialize_entry(key, value)?;
+        }
+        map.serialize_entry("legal_moves", &Notations(&self.legal))?;
+        map.end()
     }
 }
 
@@ -146,7 +194,7 @@ impl LiveGame {
     }
 
     /// The seats `token` holds (both in a hot-seat game).
-    fn seats(&self, token: &str) -> Vec<Side> {
+    pub fn seats(&self, token: &str) -> Vec<Side> {
         let holds = |t: &Option<String>| t.as_deref().is_some_and(|t| constant_eq(t, token));
         let mut v = Vec::new();
         if holds(&self.row.white_token) {
@@ -464,7 +512,7 @@ impl LiveGame {
     }
 
     /// The whole state the page needs, legal moves included.
-    pub fn to_json(&self) -> Value {
+    pub fn to_json(&self) -> State {
         let pos = self.position();
         let over = self.is_over();
         let legal: Vec<Move> = if over { Vec::new() } else { pos.legal_moves() };
@@ -526,7 +574,7 @@ impl LiveGame {
             }
             Value::Object(m)
         };
-        json!({
+        let fields = json!({
             "id": self.row.id,
             "variant": pos.variant().name(),
             "mode": self.mode.name(),
@@ -552,18 +600,21 @@ impl LiveGame {
             },
             "pieces": pieces,
             "stacks": stacks,
-            "legal_moves": legal.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
             "draw_offer": self.row.draw_offer,
             "takeback_request": self.row.takeback,
             "ai_thinking": self.ai_to_move(),
             "notice": self.notice,
-        })
+        });
+        let Value::Object(fields) = fields else {
+            unreachable!("json! of an object literal is an object")
+        };
+        State { fields, legal }
     }
 
     /// The state after the first `ply` plies (for replaying), marked
     /// `"replay": true` with the game's full length in `"plies_total"`;
     /// `None` past the end.
-    pub fn to_json_at(&self, ply: usize) -> Option<Value> {
+    pub fn to_json_at(&self, ply: usize) -> Option<State> {
         let total = self.game.len();
         if ply > total {
             return None;
@@ -580,11 +631,11 @@ impl LiveGame {
             past.row.takeback = None;
             past.notice = None;
         }
-        let mut v = past.to_json();
-        v["replay"] = json!(true);
-        v["ai_thinking"] = json!(false);
-        v["plies_total"] = json!(total);
-        Some(v)
+        let mut state = past.to_json();
+        state.set("replay", json!(true));
+        state.set("ai_thinking", json!(false));
+        state.set("plies_total", json!(total));
+        Some(state)
     }
 
     /// The result with its reason, or null while the game goes on.

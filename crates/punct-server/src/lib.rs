@@ -14,7 +14,7 @@ mod web;
 
 pub use error::ApiError;
 pub use games::{LiveGame, Mode};
-pub use store::{GameRow, Store};
+pub use store::{GameRow, Store, SyncMode};
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -32,6 +32,8 @@ pub struct Config {
     pub ai_workers: usize,
     /// The longest analysis a client may ask for, in milliseconds.
     pub analyse_max_ms: u64,
+    /// Whether a change is flushed to disk before it is acknowledged.
+    pub sync: SyncMode,
 }
 
 impl Config {
@@ -45,6 +47,7 @@ impl Config {
             ai_movetime_ms: 1000,
             ai_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             analyse_max_ms: 5000,
+            sync: SyncMode::Full,
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Games on disk: one SQLite database (WAL, `synchronous = FULL`).
+//! Games on disk: one SQLite database (WAL; `synchronous = FULL` unless the
+//! operator chose `NORMAL`, see [`SyncMode`]).
 //!
 //! Every write goes through one writer thread that commits whatever has
 //! queued up in a single transaction and only then acknowledges each
@@ -97,12 +98,32 @@ fn row_to_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     })
 }
 
-fn open(path: &Path) -> rusqlite::Result<Connection> {
+/// How far a commit goes before a change is acknowledged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SyncMode {
+    /// Flushed to the disk (fsync): survives a power cut. Each commit costs
+    /// a disk flush (many games moving at once share one).
+    #[default]
+    Full,
+    /// Written to the operating system: survives the server being killed
+    /// or crashing, not the machine losing power. No flush per commit.
+    Normal,
+}
+
+impl SyncMode {
+    fn pragma(self) -> &'static str {
+        match self {
+            SyncMode::Full => "FULL",
+            SyncMode::Normal => "NORMAL",
+        }
+    }
+}
+
+fn open(path: &Path, sync: SyncMode) -> rusqlite::Result<Connection> {
     let conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
-    // FULL: a committed transaction survives a power cut, not just a crash.
-    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "synchronous", sync.pragma())?;
     Ok(conn)
 }
 
@@ -117,14 +138,14 @@ pub struct Store {
 
 impl Store {
     /// Opens (creating if needed) `games.sqlite3` in `dir`.
-    pub fn open(dir: &Path) -> Result<Store, String> {
+    pub fn open(dir: &Path, sync: SyncMode) -> Result<Store, String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create data directory {}: {e}", dir.display()))?;
         let path = dir.join("games.sqlite3");
         let fail = |e: rusqlite::Error| format!("database {}: {e}", path.display());
-        let writer = open(&path).map_err(fail)?;
+        let writer = open(&path, sync).map_err(fail)?;
         writer.execute_batch(SCHEMA).map_err(fail)?;
-        let reader = open(&path).map_err(fail)?;
+        let reader = open(&path, sync).map_err(fail)?;
         let (tx, rx) = mpsc::channel::<(GameRow, Ack)>();
         std::thread::Builder::new()
             .name("punct-db-writer".into())

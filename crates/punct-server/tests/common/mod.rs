@@ -1,0 +1,638 @@
+//! Helpers for the server's integration tests: the real `punct serve`
+//! binary on a fresh data directory, JSON over HTTP (ureq) and live
+//! sockets (tungstenite).
+//!
+//! Every test file uses a part of this module only.
+#![allow(dead_code)]
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The AI's thinking time the test servers use unless told otherwise.
+pub const AI_MOVETIME_MS: u64 = 50;
+
+/// How long a test waits for one answer before it fails.
+const IO_TIMEOUT: Duration = Duration::from_secs(60);
+
+// ------------------------------------------------------------ the binary
+
+/// The `punct` binary, built once per test process with the profile (and
+/// target directory) this test binary was built with.
+pub fn punct_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        // This test runs from <target>/<profile>/deps/<name>-<hash>.
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("the test binary lies in <target>/<profile>/deps")
+            .to_path_buf();
+        let target_dir = profile_dir
+            .parent()
+            .expect("the profile directory lies in the target directory");
+        let profile = profile_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("a profile directory name")
+            .to_string();
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
+        let mut cmd = Command::new(cargo);
+        cmd.current_dir(&workspace)
+            .args(["build", "--quiet", "-p", "punct-cli", "--bin", "punct"])
+            .arg("--target-dir")
+            .arg(target_dir);
+        match profile.as_str() {
+            "debug" => {}
+            "release" => {
+                cmd.arg("--release");
+            }
+            other => {
+                cmd.args(["--profile", other]);
+            }
+        }
+        let status = cmd.status().expect("cannot run cargo to build punct");
+        assert!(status.success(), "building the punct binary failed");
+        let bin = profile_dir.join(format!("punct{}", std::env::consts::EXE_SUFFIX));
+        assert!(bin.is_file(), "no punct binary at {}", bin.display());
+        bin
+    })
+}
+
+// ------------------------------------------------------------ temp dirs
+
+/// A fresh directory under the system's temp directory, removed on drop.
+pub struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let path = std::env::temp_dir().join(format!(
+            "punct-server-test-{tag}-{}-{}-{nanos}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&path).expect("cannot create a temp dir");
+        TempDir { path }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+// ------------------------------------------------------------ the server
+
+/// A running `punct serve`; killed (SIGKILL) when dropped.
+pub struct Server {
+    child: Option<Child>,
+    /// `http://127.0.0.1:PORT` (no trailing slash).
+    pub base: String,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+    pub data_dir: PathBuf,
+    agent: ureq::Agent,
+    // Dropped after the child is killed (fields drop in order).
+    _owned_dir: Option<TempDir>,
+}
+
+impl Server {
+    /// A server on a fresh data directory of its own.
+    pub fn start() -> Server {
+        let dir = TempDir::new("data");
+        let mut s = Server::start_in(dir.path());
+        s._owned_dir = Some(dir);
+        s
+    }
+
+    /// A server on `data_dir` (which outlives it), AI moves of
+    /// [`AI_MOVETIME_MS`].
+    pub fn start_in(data_dir: &Path) -> Server {
+        Server::start_with(data_dir, AI_MOVETIME_MS)
+    }
+
+    /// A server on `data_dir` whose AI thinks `ai_movetime_ms` per move.
+    pub fn start_with(data_dir: &Path, ai_movetime_ms: u64) -> Server {
+        Server::start_opts(data_dir, ai_movetime_ms, None)
+    }
+
+    /// A server on a fresh data directory of its own whose AI thinks
+    /// `ai_movetime_ms` per move, with `ai_workers` searches at once.
+    pub fn start_ai(ai_movetime_ms: u64, ai_workers: u32) -> Server {
+        let dir = TempDir::new("data");
+        let mut s = Server::start_opts(dir.path(), ai_movetime_ms, Some(ai_workers));
+        s._owned_dir = Some(dir);
+        s
+    }
+
+    /// A server on `data_dir` with these extra `punct serve` flags.
+    pub fn start_with_flags(data_dir: &Path, flags: &[&str]) -> Server {
+        Server::start_flags(data_dir, AI_MOVETIME_MS, None, flags)
+    }
+
+    fn start_opts(data_dir: &Path, ai_movetime_ms: u64, ai_workers: Option<u32>) -> Server {
+        Server::start_flags(data_dir, ai_movetime_ms, ai_workers, &[])
+    }
+
+    fn start_flags(
+        data_dir: &Path,
+        ai_movetime_ms: u64,
+        ai_workers: Option<u32>,
+        flags: &[&str],
+    ) -> Server {
+        let mut cmd = Command::new(punct_bin());
+        cmd.arg("serve")
+            .args(flags)
+            .args(["--port", "0", "--ai-movetime"])
+            .arg(ai_movetime_ms.to_string())
+            .arg("--data-dir")
+            .arg(data_dir);
+        if let Some(n) = ai_workers {
+            cmd.arg("--ai-workers").arg(n.to_string());
+        }
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("cannot start punct serve");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut lines = BufReader::new(stdout).lines();
+            let first = lines.next();
+            let _ = tx.send(first);
+            // Keep draining so the server never blocks on a full pipe.
+            for _ in lines {}
+        });
+        let first = match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(Some(Ok(line))) => line,
+            other => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("punct serve did not start: {other:?}");
+            }
+        };
+        let prefix = "PÜNCT server: open http://";
+        let addr = first
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line from punct serve: {first:?}"))
+            .to_string();
+        let agent = http_agent();
+        Server {
+            child: Some(child),
+            base: format!("http://{addr}"),
+            addr,
+            data_dir: data_dir.to_path_buf(),
+            agent,
+            _owned_dir: None,
+        }
+    }
+
+    /// Kills the server with SIGKILL (no shutdown of any kind) and waits
+    /// for it to be gone.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// The server's process id (while it runs).
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("a running server").id()
+    }
+
+    /// Asks the server to stop (SIGTERM), as a service manager would.
+    #[cfg(unix)]
+    pub fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.pid().to_string()])
+            .status()
+            .expect("cannot run kill");
+        assert!(status.success(), "kill -TERM failed");
+    }
+
+    /// Waits up to `timeout` for the server to exit by itself; its exit
+    /// status, or `None` if it still runs.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let start = Instant::now();
+        let child = self.child.as_mut().expect("a running server");
+        loop {
+            if let Some(status) = child.try_wait().expect("waiting for the server") {
+                self.child = None;
+                return Some(status);
+            }
+            if start.elapsed() > timeout {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    // -------------------------------------------------------- HTTP
+
+    /// GET `path`: the status and the body as JSON (a body that is not
+    /// JSON comes back as a JSON string).
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        let (status, _, text) = self.get_text(path);
+        (status, to_json(&text))
+    }
+
+    /// GET `path`: the status, the headers and the body as text.
+    pub fn get_text(&self, path: &str) -> (u16, ureq::http::HeaderMap, String) {
+        let resp = self
+            .agent
+            .get(self.url(path))
+            .call()
+            .unwrap_or_else(|e| panic!("GET {path}: {e}"));
+        read(resp, path)
+    }
+
+    /// POST `body` as JSON to `path`.
+    pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let resp = self
+            .agent
+            .post(self.url(path))
+            .send_json(body)
+            .unwrap_or_else(|e| panic!("POST {path}: {e}"));
+        let (status, _, text) = read(resp, path);
+        (status, to_json(&text))
+    }
+
+    /// POST raw bytes to `path`, with `content_type` if given.
+    pub fn post_raw(
+        &self,
+        path: &str,
+        content_type: Option<&str>,
+        body: impl Into<Vec<u8>>,
+    ) -> (u16, ureq::http::HeaderMap, String) {
+        let mut req = self.agent.post(self.url(path));
+        if let Some(ct) = content_type {
+            req = req.header("content-type", ct);
+        }
+        let resp = req
+            .send(body.into())
+            .unwrap_or_else(|e| panic!("POST {path}: {e}"));
+        read(resp, path)
+    }
+
+    /// Sends any method without a body.
+    pub fn request(&self, method: &str, path: &str) -> (u16, ureq::http::HeaderMap, String) {
+        let req = ureq::http::Request::builder()
+            .method(method)
+            .uri(self.url(path))
+            .body(())
+            .expect("a request");
+        let resp = self
+            .agent
+            .run(req)
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        read(resp, path)
+    }
+
+    // -------------------------------------------------------- games
+
+    /// Creates a game from `spec` (the POST /api/games body); 201 or panic.
+    pub fn create(&self, spec: Value) -> Created {
+        let (status, body) = self.post("/api/games", &spec);
+        assert_eq!(status, 201, "creating {spec}: {body}");
+        Created::from_json(body)
+    }
+
+    /// A new online game.
+    pub fn create_online(&self) -> Created {
+        self.create(json!({"mode": "online"}))
+    }
+
+    /// The game's state; panics unless 200.
+    pub fn state(&self, id: &str) -> Value {
+        let (status, body) = self.get(&format!("/api/games/{id}"));
+        assert_eq!(status, 200, "GET game {id}: {body}");
+        body
+    }
+
+    /// Plays `mv` with `token` over HTTP: (status, body).
+    pub fn play(&self, id: &str, token: &str, mv: &str) -> (u16, Value) {
+        self.post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"move": mv, "token": token}),
+        )
+    }
+
+    /// Plays `mv` and expects it to succeed; returns the new state.
+    pub fn play_ok(&self, id: &str, token: &str, mv: &str) -> Value {
+        let (status, body) = self.play(id, token, mv);
+        assert_eq!(status, 200, "playing {mv} in {id}: {body}");
+        body
+    }
+
+    /// POST `{"token", "action"}` to `/api/games/{id}/{what}`.
+    pub fn action(&self, id: &str, what: &str, token: &str, action: &str) -> (u16, Value) {
+        self.post(
+            &format!("/api/games/{id}/{what}"),
+            &json!({"token": token, "action": action}),
+        )
+    }
+
+    /// Polls the game until `done` holds for its state (or panics after
+    /// `timeout`).
+    pub fn wait_for(&self, id: &str, timeout: Duration, done: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            let state = self.state(id);
+            if done(&state) {
+                return state;
+            }
+            assert!(
+                start.elapsed() < timeout,
+                "game {id}: waited {timeout:?} in vain; last state ply {} status {} ai_thinking {}",
+                state["ply"],
+                state["status"],
+                state["ai_thinking"]
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    // -------------------------------------------------------- live
+
+    /// Opens the live socket of game `id`.
+    pub fn live(&self, id: &str) -> Ws {
+        Ws::connect(&self.addr, &format!("/api/games/{id}/live"))
+            .unwrap_or_else(|e| panic!("live socket of {id}: {e}"))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// An HTTP client that reads error statuses as answers, not failures.
+pub fn http_agent() -> ureq::Agent {
+    ureq::Agent::new_with_config(
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(IO_TIMEOUT))
+            .build(),
+    )
+}
+
+/// POST `body` as JSON to `url`; a transport failure (the server is gone)
+/// is an `Err`.
+pub fn try_post(agent: &ureq::Agent, url: &str, body: &Value) -> Result<(u16, Value), String> {
+    let mut resp = agent.post(url).send_json(body).map_err(|e| e.to_string())?;
+    let status = resp.status().as_u16();
+    let text = resp
+        .body_mut()
+        .read_to_string()
+        .map_err(|e| e.to_string())?;
+    Ok((status, to_json(&text)))
+}
+
+fn read(
+    mut resp: ureq::http::Response<ureq::Body>,
+    what: &str,
+) -> (u16, ureq::http::HeaderMap, String) {
+    let status = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    let text = resp
+        .body_mut()
+        .read_to_string()
+        .unwrap_or_else(|e| panic!("reading the answer to {what}: {e}"));
+    (status, headers, text)
+}
+
+/// `text` as JSON, or as a JSON string when it is not JSON.
+pub fn to_json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()))
+}
+
+/// Asserts an API error: the status and `{"error": {"code": code, "message": …}}`.
+#[track_caller]
+pub fn assert_error(answer: &(u16, Value), status: u16, code: &str) {
+    let (got_status, body) = answer;
+    assert_eq!(
+        (*got_status, body["error"]["code"].as_str()),
+        (status, Some(code)),
+        "expected {status} {code}, got {got_status} {body}"
+    );
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
+        "an error without a message: {body}"
+    );
+}
+
+/// What creating a game answers.
+#[derive(Clone, Debug)]
+pub struct Created {
+    pub id: String,
+    pub white: Option<String>,
+    pub black: Option<String>,
+    pub body: Value,
+}
+
+impl Created {
+    pub fn from_json(body: Value) -> Created {
+        let token = |side: &str| body["seats"][side].as_str().map(str::to_string);
+        Created {
+            id: body["id"].as_str().expect("a game id").to_string(),
+            white: token("white"),
+            black: token("black"),
+            body: body.clone(),
+        }
+    }
+
+    pub fn white(&self) -> &str {
+        self.white.as_deref().expect("a white token")
+    }
+
+    pub fn black(&self) -> &str {
+        self.black.as_deref().expect("a black token")
+    }
+
+    /// The token of `side` (`"white"` / `"black"`).
+    pub fn token(&self, side: &str) -> &str {
+        match side {
+            "white" => self.white(),
+            "black" => self.black(),
+            other => panic!("no side {other}"),
+        }
+    }
+}
+
+/// A state's `legal_moves` as strings.
+pub fn legal_moves(state: &Value) -> Vec<String> {
+    state["legal_moves"]
+        .as_array()
+        .expect("legal_moves is an array")
+        .iter()
+        .map(|m| m.as_str().expect("a move is a string").to_string())
+        .collect()
+}
+
+/// A state's `moves` as strings.
+pub fn moves(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .expect("moves is an array")
+        .iter()
+        .map(|m| m.as_str().expect("a move is a string").to_string())
+        .collect()
+}
+
+pub fn ply(state: &Value) -> u64 {
+    state["ply"].as_u64().expect("ply is a number")
+}
+
+/// CPU time (user + system) used so far by process `pid` (`"self"` for
+/// this one), from `/proc` (Linux; clock ticks taken as 1/100 s); `None`
+/// elsewhere. For reports only.
+pub fn cpu_time(pid: &str) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which is in parentheses).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+// ------------------------------------------------------------ randomness
+
+/// A tiny seeded generator (xorshift64*), enough to pick moves.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+// ------------------------------------------------------------ live sockets
+
+/// A live socket: JSON text messages both ways.
+pub struct Ws {
+    pub socket: tungstenite::WebSocket<TcpStream>,
+}
+
+impl Ws {
+    /// Connects to `ws://{addr}{path}`. An HTTP answer other than the
+    /// upgrade comes back as `Err(status)` text.
+    pub fn connect(addr: &str, path: &str) -> Result<Ws, String> {
+        let stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
+        stream
+            .set_read_timeout(Some(IO_TIMEOUT))
+            .map_err(|e| e.to_string())?;
+        stream
+            .set_write_timeout(Some(IO_TIMEOUT))
+            .map_err(|e| e.to_string())?;
+        stream.set_nodelay(true).map_err(|e| e.to_string())?;
+        match tungstenite::client(format!("ws://{addr}{path}"), stream) {
+            Ok((socket, _)) => Ok(Ws { socket }),
+            Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(resp))) => {
+                Err(format!("HTTP {}", resp.status().as_u16()))
+            }
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    pub fn send_text(&mut self, text: &str) {
+        self.socket
+            .send(tungstenite::Message::text(text))
+            .unwrap_or_else(|e| panic!("sending on the live socket: {e}"));
+    }
+
+    pub fn send(&mut self, msg: &Value) {
+        self.send_text(&msg.to_string());
+    }
+
+    /// The next JSON text message (control frames are skipped), or an
+    /// error text when the socket fails or closes.
+    pub fn try_recv(&mut self) -> Result<Value, String> {
+        loop {
+            match self.socket.read() {
+                Ok(tungstenite::Message::Text(t)) => {
+                    return serde_json::from_str(t.as_str())
+                        .map_err(|e| format!("a message that is not JSON ({e}): {t}"));
+                }
+                Ok(tungstenite::Message::Binary(_)) => {
+                    return Err("a binary message".to_string());
+                }
+                Ok(tungstenite::Message::Close(c)) => return Err(format!("closed: {c:?}")),
+                Ok(_) => continue,
+                Err(e) => return Err(format!("live socket: {e}")),
+            }
+        }
+    }
+
+    /// The next JSON text message; panics on failure or timeout.
+    pub fn recv(&mut self) -> Value {
+        self.try_recv().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Reads messages until one satisfies `want`; returns it and the ones
+    /// skipped before it.
+    pub fn recv_until(&mut self, want: impl Fn(&Value) -> bool) -> (Value, Vec<Value>) {
+        let mut skipped = Vec::new();
+        loop {
+            let msg = self.recv();
+            if want(&msg) {
+                return (msg, skipped);
+            }
+            skipped.push(msg);
+        }
+    }
+
+    /// The next `state` message whose game has `ply`.
+    pub fn recv_state_at(&mut self, ply: u64) -> Value {
+        let (msg, _) =
+            self.recv_until(|m| m["type"] == "state" && m["game"]["ply"].as_u64() == Some(ply));
+        msg["game"].clone()
+    }
+}

@@ -1,0 +1,322 @@
+//! Many games at once over live sockets: 200 online games, a socket and a
+//! thread per seat, each playing random legal moves. Every move must be
+//! acknowledged and pushed; the round trip of each (sending the move to
+//! seeing its new state on the mover's socket) is measured and printed
+//! (`cargo test -p punct-server --release --test load -- --nocapture`), not
+//! judged: timings belong in docs/PERFORMANCE.md, not in assertions.
+//!
+//! Two runs: players who think (half a second to a second and a half per
+//! move, like quick people: the latency a player sees) and players who
+//! answer at once (the throughput: every move queues behind the others).
+//! The server runs with `--sync full` (the default) unless `PUNCT_LOAD_SYNC`
+//! names another mode.
+
+mod common;
+
+use common::{moves, Rng, Server, Ws};
+use serde_json::{json, Value};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+const GAMES: usize = 200;
+/// Plies per game (or fewer if a game ends first).
+const PLIES: u64 = 20;
+
+/// What one seat's thread saw.
+#[derive(Default)]
+struct Seat {
+    /// The moves it played, with the ply each was played at.
+    played: Vec<(u64, String)>,
+    /// Round trips of its moves.
+    round_trips: Vec<Duration>,
+    errors: Vec<String>,
+    /// The ply and status of the last state it saw.
+    last_ply: u64,
+    over: bool,
+}
+
+/// A move sent and not yet seen through.
+struct Pending {
+    id: u64,
+    ply: u64,
+    sent: Instant,
+    acked: bool,
+    /// When the state with the new ply arrived.
+    seen: Option<Instant>,
+}
+
+impl Pending {
+    /// The round trip, once the move is acknowledged and its state seen.
+    fn done(&self) -> Option<Duration> {
+        self.seen
+            .filter(|_| self.acked)
+            .map(|seen| seen.duration_since(self.sent))
+    }
+}
+
+/// Plays `side` on the game's live socket `ws` until it has `PLIES` plies or
+/// is over, thinking a random time in `think` (milliseconds) before each move.
+fn play_seat(
+    mut ws: Ws,
+    first: Value,
+    side: &str,
+    token: &str,
+    seed: u64,
+    think: (u64, u64),
+) -> Seat {
+    let mut seat = Seat::default();
+    let mut rng = Rng::new(seed);
+    let mut pending: Option<Pending> = None;
+    let mut next_id = 1u64;
+    let mut msg = first;
+    loop {
+        match msg["type"].as_str() {
+            Some("state") => {
+                let game = &msg["game"];
+                let ply = game["ply"].as_u64().unwrap_or(0);
+                seat.last_ply = ply;
+                seat.over = game["status"] == "over";
+                if let Some(p) = &mut pending {
+                    if ply == p.ply + 1 {
+                        p.seen = Some(Instant::now());
+                    }
+                    if let Some(rtt) = p.done() {
+                        seat.round_trips.push(rtt);
+                        pending = None;
+                    }
+                }
+                if pending.is_none() && (seat.over || ply >= PLIES) {
+                    return seat;
+                }
+                if pending.is_none() && game["to_move"] == side {
+                    let legal = game["legal_moves"].as_array().cloned().unwrap_or_default();
+                    if legal.is_empty() {
+                        seat.errors.push(format!("no legal move at ply {ply}"));
+                        return seat;
+                    }
+                    let mv = rng.pick(&legal).as_str().unwrap_or_default().to_string();
+                    if think.1 > 0 {
+                        let ms = think.0 + rng.below((think.1 - think.0 + 1) as usize) as u64;
+                        std::thread::sleep(Duration::from_millis(ms));
+                    }
+                    let id = next_id;
+                    next_id += 1;
+                    let sent = Instant::now();
+                    ws.send(
+                        &json!({"type": "move", "move": mv, "token": token, "ply": ply, "id": id}),
+                    );
+                    seat.played.push((ply, mv));
+                    pending = Some(Pending {
+                        id,
+                        ply,
+                        sent,
+                        acked: false,
+                        seen: None,
+                    });
+                }
+            }
+            Some("ack") => match &mut pending {
+                Some(p) if msg["id"] == p.id => {
+                    p.acked = true;
+                    if let Some(rtt) = p.done() {
+                        seat.round_trips.push(rtt);
+                        pending = None;
+                        if seat.over || seat.last_ply >= PLIES {
+                            return seat;
+                        }
+                    }
+                }
+                _ => seat.errors.push(format!("an unexpected ack: {msg}")),
+            },
+            _ => {
+                seat.errors.push(format!("{side}: {msg}"));
+                return seat;
+            }
+        }
+        msg = match ws.try_recv() {
+            Ok(m) => m,
+            Err(e) => {
+                seat.errors.push(format!("{side}: {e}"));
+                return seat;
+            }
+        };
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
+
+/// What a run of games shows.
+struct Report {
+    games: usize,
+    moves: usize,
+    /// Sorted.
+    round_trips: Vec<Duration>,
+    play_time: Duration,
+    server_cpu: String,
+    client_cpu: String,
+}
+
+impl Report {
+    fn print(&self, what: &str) {
+        let rt = &self.round_trips;
+        println!(
+            "{what}: {} games, {} moves in {:?} ({:.0} moves/s): \
+             round trip p50 {:?}, p99 {:?}, max {:?}; CPU: server {}, test clients {}",
+            self.games,
+            self.moves,
+            self.play_time,
+            self.moves as f64 / self.play_time.as_secs_f64(),
+            percentile(rt, 0.50),
+            percentile(rt, 0.99),
+            rt.last().expect("some moves"),
+            self.server_cpu,
+            self.client_cpu,
+        );
+    }
+}
+
+/// Plays `n` online games at once on `server`, a thread and a live socket
+/// per seat, and checks every game's moves against what the server shows.
+fn run_games(server: &Server, n: usize, seed: u64, think: (u64, u64)) -> Report {
+    let games: Vec<common::Created> = (0..n).map(|_| server.create_online()).collect();
+
+    // Every seat connects and reads the first state before anyone moves.
+    let barrier = Arc::new(Barrier::new(2 * n + 1));
+    let mut threads = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        for side in ["white", "black"] {
+            let token = g.token(side).to_string();
+            let (addr, id) = (server.addr.clone(), g.id.clone());
+            let barrier = barrier.clone();
+            let seed = seed ^ ((i as u64) << 1) ^ u64::from(side == "black");
+            let thread = std::thread::Builder::new()
+                .stack_size(512 * 1024)
+                .spawn(move || {
+                    let path = format!("/api/games/{id}/live");
+                    let ws = Ws::connect(&addr, &path);
+                    barrier.wait();
+                    let mut ws = match ws {
+                        Ok(ws) => ws,
+                        Err(e) => {
+                            return Seat {
+                                errors: vec![format!("connect: {e}")],
+                                ..Seat::default()
+                            }
+                        }
+                    };
+                    let first = match ws.try_recv() {
+                        Ok(m) if m["type"] == "state" => m,
+                        other => {
+                            return Seat {
+                                errors: vec![format!("first message: {other:?}")],
+                                ..Seat::default()
+                            }
+                        }
+                    };
+                    play_seat(ws, first, side, &token, seed, think)
+                })
+                .expect("a seat thread");
+            threads.push((i, thread));
+        }
+    }
+    barrier.wait();
+    let play_start = Instant::now();
+    let server_pid = server.pid().to_string();
+    let server_cpu_before = common::cpu_time(&server_pid);
+    let client_cpu_before = common::cpu_time("self");
+    let mut seats: Vec<Vec<Seat>> = (0..n).map(|_| Vec::new()).collect();
+    for (i, t) in threads {
+        seats[i].push(t.join().expect("a seat thread panicked"));
+    }
+    let play_time = play_start.elapsed();
+    let cpu = |before: Option<Duration>, pid: &str| match (before, common::cpu_time(pid)) {
+        (Some(b), Some(a)) => format!("{:?}", a.saturating_sub(b)),
+        _ => "?".to_string(),
+    };
+    let server_cpu = cpu(server_cpu_before, &server_pid);
+    let client_cpu = cpu(client_cpu_before, "self");
+
+    let mut errors = Vec::new();
+    let mut round_trips = Vec::new();
+    let mut total_moves = 0;
+    for (g, pair) in games.iter().zip(&seats) {
+        for seat in pair {
+            errors.extend(seat.errors.iter().map(|e| format!("game {}: {e}", g.id)));
+            round_trips.extend(&seat.round_trips);
+        }
+        // The moves both seats played, in ply order, are the game's moves.
+        let mut played: Vec<&(u64, String)> = pair.iter().flat_map(|s| &s.played).collect();
+        played.sort();
+        let plies: Vec<u64> = played.iter().map(|(p, _)| *p).collect();
+        assert!(
+            plies.iter().enumerate().all(|(i, &p)| p == i as u64),
+            "game {}: moves played at plies {plies:?}",
+            g.id
+        );
+        let played: Vec<String> = played.iter().map(|(_, m)| m.clone()).collect();
+        let acked: usize = pair.iter().map(|s| s.round_trips.len()).sum();
+        let state = server.state(&g.id);
+        assert_eq!(moves(&state), played, "game {}", g.id);
+        assert_eq!(
+            acked,
+            played.len(),
+            "game {}: every move acknowledged",
+            g.id
+        );
+        assert!(
+            state["ply"].as_u64() == Some(PLIES) || state["status"] == "over",
+            "game {} stopped at ply {}",
+            g.id,
+            state["ply"]
+        );
+        total_moves += played.len();
+    }
+    assert!(
+        errors.is_empty(),
+        "{} errors: {:#?}",
+        errors.len(),
+        &errors[..errors.len().min(10)]
+    );
+    round_trips.sort();
+    Report {
+        games: n,
+        moves: total_moves,
+        round_trips,
+        play_time,
+        server_cpu,
+        client_cpu,
+    }
+}
+
+#[test]
+fn two_hundred_games_at_once_over_live_sockets() {
+    let sync = std::env::var("PUNCT_LOAD_SYNC").unwrap_or_else(|_| "full".to_string());
+    let dir = common::TempDir::new("load");
+    let server = Server::start_with_flags(dir.path(), &["--sync", &sync]);
+    println!("punct serve --sync {sync}");
+    // A game alone first, for comparison.
+    let alone = run_games(&server, 1, 1, (0, 0));
+    assert!(alone.moves > 0);
+    alone.print("one game alone, no thinking");
+    for (what, seed, think) in [
+        ("200 games, players think 0.5-1.5 s", 2, (500, 1500)),
+        ("200 games, players answer at once", 3, (0, 0)),
+    ] {
+        let started = Instant::now();
+        let loaded = run_games(&server, GAMES, seed, think);
+        // Random games this short rarely end early.
+        assert!(
+            loaded.moves as u64 >= GAMES as u64 * PLIES * 9 / 10,
+            "only {} moves",
+            loaded.moves
+        );
+        loaded.print(what);
+        println!(
+            "(the whole run, games created and checked: {:?})",
+            started.elapsed()
+        );
+    }
+}
