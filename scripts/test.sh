@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's whole check, as CI runs it: formatting, lints with warnings
-# denied, and every test of the workspace, then one summary line.
+# denied, every test of the workspace, then the browser tests (the real
+# server and page in Debian's chromium), then one summary line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
@@ -8,6 +9,27 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --locked 2>&1 | tee "$log"
-# Sum cargo's per-target "test result" lines into one closing line.
+
+# Browser tests need chromium (Debian's package) and playwright-core (npm).
+chromium=${PUNCT_CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$chromium" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null
+    else
+        echo "error: the browser tests need chromium: sudo apt-get install chromium (or set PUNCT_CHROMIUM)" >&2
+        exit 1
+    fi
+fi
+if [ ! -d e2e/node_modules ] || [ e2e/package-lock.json -nt e2e/node_modules ]; then
+    npm ci --prefix e2e --no-audit --no-fund --loglevel=error
+fi
+cargo build -p punct-cli --locked
+PUNCT_BIN="$PWD/target/debug/punct" PUNCT_CHROMIUM="$chromium" npm test --prefix e2e 2>&1 | tee -a "$log"
+
+# Sum cargo's per-target "test result" lines and node's totals into one line.
 awk '/^test result:/ { p += $4; f += $6; s += $8 }
+     /^# pass /      { p += $3 }
+     /^# fail /      { f += $3 }
+     /^# skipped /   { s += $3 }
+     /^# todo /      { s += $3 }
      END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log"

@@ -14,6 +14,36 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../web/app.js"),
     ),
     (
+        "api.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/api.js"),
+    ),
+    (
+        "dom.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/dom.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/board.js"),
+    ),
+    (
+        "game.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/game.js"),
+    ),
+    (
+        "analysis.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/analysis.js"),
+    ),
+    (
+        "start.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/start.js"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_bytes!("../web/style.css"),

@@ -1,17 +1,38 @@
-// The server's start page until the full board page arrives: recent games
-// from the API, each a link to its game page.
-const app = document.getElementById("app");
+// The page's entry point: picks the screen from the address (`/` → start,
+// `/game/{id}?token=…` → game) and navigates without reloading.
 
-async function main() {
-  const res = await fetch("/api/games?limit=20");
-  const { games } = await res.json();
-  const rows = games
-    .map((g) => `<tr><td><a href="/game/${g.id}">${g.id}</a></td><td>${g.mode}</td><td>${g.variant}</td><td>${g.ply}</td><td>${g.result ?? g.status}</td></tr>`)
-    .join("");
-  app.innerHTML = `<h1>PÜNCT</h1>
-    <p>The game server is running. The API is described in docs/API.md.</p>
-    <h2>Recent games</h2>
-    <table><tr><th>game</th><th>mode</th><th>variant</th><th>plies</th><th>status</th></tr>${rows}</table>`;
+import { startScreen } from "./start.js";
+import { gameScreen } from "./game.js";
+
+const root = document.getElementById("app");
+let screen = null;
+
+function navigate(url) {
+  history.pushState(null, "", url);
+  route();
 }
 
-main().catch((e) => { app.textContent = `Cannot load games: ${e}`; });
+function route() {
+  if (screen) screen.destroy();
+  window.scrollTo(0, 0);
+  const game = location.pathname.match(/^\/game\/([A-Za-z0-9]+)\/?$/);
+  if (game) {
+    // The token stays in the address, so a reload keeps the seat.
+    const token = new URLSearchParams(location.search).get("token");
+    document.title = `PÜNCT · game ${game[1]}`;
+    screen = gameScreen(root, game[1], token, navigate);
+  } else {
+    document.title = "PÜNCT";
+    screen = startScreen(root, navigate);
+  }
+}
+
+// Links marked data-nav change the screen without reloading the page.
+document.addEventListener("click", (e) => {
+  const a = e.target.closest && e.target.closest("a[data-nav]");
+  if (!a || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  navigate(a.getAttribute("href"));
+});
+window.addEventListener("popstate", route);
+route();

@@ -1,0 +1,169 @@
+// Everything the page asks the server, in one place (docs/API.md).
+
+/** An error answer of the API: `code` and `message` are the server's. */
+export class ApiError extends Error {
+  constructor(code, message, status = 0) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function request(method, path, body, signal) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    throw new ApiError("network", `cannot reach the server (${e.message})`);
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: handled below */
+  }
+  if (!res.ok) {
+    const err = data && data.error;
+    throw new ApiError(
+      err ? err.code : `http_${res.status}`,
+      err ? err.message : `the server answered ${res.status} ${res.statusText}`,
+      res.status,
+    );
+  }
+  if (data === null) throw new ApiError("bad_answer", "the server's answer is not JSON", res.status);
+  return data;
+}
+
+const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+let boardInfo = null;
+
+export const api = {
+  /** The board's cells and the pieces' shapes (never changes: fetched once). */
+  board() {
+    boardInfo ??= request("GET", "/api/board").catch((e) => {
+      boardInfo = null; // let a later call try again
+      throw e;
+    });
+    return boardInfo;
+  },
+  listGames: (limit = 20) => request("GET", `/api/games?limit=${limit}`),
+  createGame: (body) => request("POST", "/api/games", body),
+  importRecord: (record) => request("POST", "/api/games/import", { record }),
+  /**
+   * The game's state; with `ply`, the state after that many plies (replay);
+   * with `token`, `you` says which seats the token holds.
+   */
+  game: (id, ply, token) => {
+    const q = new URLSearchParams();
+    if (ply != null) q.set("ply", ply);
+    if (token) q.set("token", token);
+    const qs = q.toString();
+    return request("GET", game(id) + (qs ? `?${qs}` : ""));
+  },
+  /** kind: "moves" | "resign" | "draw" | "takeback"; answers the new state. */
+  act: (id, kind, body) => request("POST", `${game(id)}/${kind}`, body),
+  analyse: (body, signal) => request("POST", "/api/analyse", body, signal),
+  recordUrl: (id) => `${game(id)}/record`,
+};
+
+/**
+ * The game's live WebSocket: every state the server pushes goes to
+ * `onState`; requests sent here are answered by `ack` or `error`. It
+ * reconnects by itself with a growing delay and the server sends the
+ * current state on every (re)connection, so nothing is missed.
+ */
+export class LiveSocket {
+  constructor(id, { onState, onConnection }) {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    this.url = `${scheme}://${location.host}${game(id)}/live`;
+    this.onState = onState;
+    this.onConnection = onConnection;
+    this.pending = new Map(); // request id → {resolve, reject, timer}
+    this.nextId = 1;
+    this.delay = 500;
+    this.closed = false;
+    this.connect();
+  }
+
+  get open() {
+    return this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  connect() {
+    if (this.closed) return;
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+      this.onConnection(true);
+    };
+    ws.onmessage = (ev) => this.receive(ev.data);
+    ws.onerror = () => {}; // a close event always follows
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.failPending("the connection to the server was lost");
+      if (this.closed) return;
+      this.onConnection(false);
+      this.timer = setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 10000);
+    };
+  }
+
+  receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (msg.type === "state") {
+      this.onState(msg.game);
+      return;
+    }
+    const waiting = this.pending.get(msg.id);
+    if (!waiting) return;
+    this.pending.delete(msg.id);
+    clearTimeout(waiting.timer);
+    if (msg.type === "error") waiting.reject(new ApiError(msg.error.code, msg.error.message));
+    else waiting.resolve(msg);
+  }
+
+  /** Sends `msg` (with a fresh id); resolves on `ack`, rejects with the error. */
+  request(msg) {
+    return new Promise((resolve, reject) => {
+      if (!this.open) {
+        reject(new ApiError("network", "not connected to the server"));
+        return;
+      }
+      const id = this.nextId++;
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new ApiError("timeout", "the server did not answer in time"));
+      }, 15000);
+      this.pending.set(id, { resolve, reject, timer });
+      this.ws.send(JSON.stringify({ ...msg, id }));
+    });
+  }
+
+  failPending(message) {
+    for (const { reject, timer } of this.pending.values()) {
+      clearTimeout(timer);
+      reject(new ApiError("network", message));
+    }
+    this.pending.clear();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.failPending("closed");
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,268 @@
+// The browser side: Debian's Chromium driven by playwright-core, and the
+// page's test contract (data-testid names, see README.md) wrapped in helpers.
+import { chromium } from 'playwright-core';
+import { mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
+import path from 'node:path';
+import { E2E_DIR } from './server.mjs';
+import { parseMove } from './rules.mjs';
+
+export const ARTIFACTS = path.join(E2E_DIR, 'artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+/** Timeouts (ms): one UI step, a move to show up, the AI to answer. */
+export const T = { step: 5000, move: 10000, ai: 15000 };
+
+export function chromiumPath() {
+  return process.env.PUNCT_CHROMIUM || '/usr/bin/chromium';
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    timeout: 30000,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
+}
+
+/**
+ * A context with a page whose console errors and uncaught exceptions are
+ * kept (written next to the screenshots) so page bugs show up in reports.
+ */
+export async function newPage(browser, label) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  context.setDefaultTimeout(T.step);
+  const page = await context.newPage();
+  page.label = label;
+  page.problems = [];
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console.error: ${m.text()}`); });
+  return page;
+}
+
+let shotCount = 0;
+/** Saves a screenshot to e2e/artifacts/<prefix>-NN-<name>.png (never throws). */
+export async function shot(page, prefix, name) {
+  const file = path.join(ARTIFACTS, `${prefix}-${String(++shotCount).padStart(2, '0')}-${name}.png`.replace(/[^\w.-]+/g, '_'));
+  try {
+    await page.screenshot({ path: file, fullPage: true, timeout: 5000 });
+  } catch (e) {
+    // a closed or crashed page has no screenshot; the failure says why
+  }
+  return file;
+}
+
+/** Notes a deviation from the test contract or a page bug (printed and kept in artifacts/notes.txt). */
+export function note(t, text) {
+  const line = `[${path.basename(t?.name ? t.name : 'e2e')}] ${text}`;
+  appendFileSync(path.join(ARTIFACTS, 'notes.txt'), line + '\n');
+  if (t?.diagnostic) t.diagnostic(text);
+  else console.log('NOTE', line);
+}
+
+/**
+ * Runs `fn`; on failure saves a screenshot of every page (and their
+ * console problems) under `prefix-FAIL-…`, then rethrows.
+ */
+export async function withArtifacts(prefix, pages, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    for (const p of pages()) {
+      await shot(p, prefix, `FAIL-${p.label || 'page'}`);
+      try {
+        const html = await p.content();
+        writeFileSync(path.join(ARTIFACTS, `${prefix}-FAIL-${p.label || 'page'}.html`), html);
+      } catch {}
+    }
+    throw e;
+  } finally {
+    const lines = pages().flatMap((p) => (p.problems || []).map((x) => `${p.label}: ${x}`));
+    if (lines.length) writeFileSync(path.join(ARTIFACTS, `${prefix}-console.txt`), lines.join('\n') + '\n');
+  }
+}
+
+export const tid = (id) => `[data-testid="${id}"]`;
+
+/**
+ * The board: the contract's [data-testid=board]; the page's <svg
+ * class="board"> too, so that a missing test id is reported (by
+ * checkGameContract) rather than failing every test.
+ */
+export const BOARD = ':is([data-testid="board"], svg.board)';
+
+/** Test ids the contract promises on the game screen (some appear only when relevant). */
+const GAME_IDS = ['game', 'board', 'rotate', 'rotation', 'message', 'move-input', 'move-list', 'status',
+  'result-banner', 'takeback', 'resign', 'offer-draw', 'download-record', 'replay-slider', 'replay-prev',
+  'replay-next', 'analyse', 'analysis', 'eval-graph', 'stack-view', 'accept-draw', 'decline-draw',
+  'accept-takeback', 'decline-takeback', 'pass',
+  ...['white', 'black'].flatMap((s) => ['T', 'C', 'E', 'L', 'M', 'R'].map((k) => `reserve-${s}-${k}`))];
+
+/** Notes every contract test id missing from a game page (in the DOM at all, shown or not). */
+export async function checkGameContract(page, t) {
+  const missing = [];
+  for (const id of GAME_IDS) if ((await page.locator(tid(id)).count()) === 0) missing.push(id);
+  if (missing.length) note(t, `game screen lacks [data-testid] ${missing.join(', ')}`);
+  const root = await page.locator(tid('game')).evaluate((el) => Object.keys(el.dataset));
+  const attrs = ['ply', 'version', 'toMove', 'status'].filter((a) => !root.includes(a));
+  if (attrs.length) note(t, `game root lacks data attributes ${attrs.join(', ')}`);
+  return missing;
+}
+
+/** The game root's data attributes. */
+export async function gameAttrs(page) {
+  return page.locator(tid('game')).evaluate((el) => ({
+    ply: Number(el.dataset.ply),
+    version: Number(el.dataset.version),
+    toMove: el.dataset.toMove,
+    status: el.dataset.status,
+  }));
+}
+
+export async function waitGameAttr(page, pred, arg, { timeout = T.move, what = 'game state' } = {}) {
+  try {
+    await page.waitForFunction(pred, arg, { timeout, polling: 50 });
+  } catch (e) {
+    let now = '(no game root)';
+    try { now = JSON.stringify(await gameAttrs(page)); } catch {}
+    throw new Error(`${page.label || 'page'}: timed out after ${timeout} ms waiting for ${what}; page shows ${now}`);
+  }
+}
+
+/** Waits until the page's data-ply is n. */
+export function waitPly(page, n, opts = {}) {
+  return waitGameAttr(page, (n) => Number(document.querySelector('[data-testid="game"]')?.dataset.ply) === n, n, { what: `data-ply=${n}`, ...opts });
+}
+
+/** Waits until the page shows exactly the server's state (ply and version). */
+export async function waitInSync(page, api, id, opts = {}) {
+  const g = await api.game(id);
+  await waitGameAttr(page, ([p, v]) => {
+    const el = document.querySelector('[data-testid="game"]');
+    return el && Number(el.dataset.ply) === p && Number(el.dataset.version) === v;
+  }, [g.ply, g.version], { what: `data-ply=${g.ply} data-version=${g.version}`, ...opts });
+  return g;
+}
+
+/** Parses /game/{id}?token=T. */
+export function gameUrlParts(url) {
+  const u = new URL(url);
+  const m = u.pathname.match(/^\/game\/([^/]+)$/);
+  return m ? { id: m[1], token: u.searchParams.get('token') } : null;
+}
+
+export async function waitGamePage(page, timeout = T.step * 2) {
+  await page.waitForURL(/\/game\/[^/?]+/, { timeout });
+  await page.locator(tid('game')).waitFor({ state: 'visible', timeout });
+  await page.locator(`${BOARD} [data-cell]`).first().waitFor({ state: 'attached', timeout });
+  return gameUrlParts(page.url());
+}
+
+export const cellLocator = (page, cell) => page.locator(`${BOARD} [data-cell="${cell}"]`).first();
+
+/**
+ * Clicks a board cell as a person would. When another element (a piece)
+ * sits over the cell and takes the click, clicks the same spot anyway
+ * (what a person's click does) and notes it once.
+ */
+export async function clickCell(page, cell, t) {
+  const loc = cellLocator(page, cell);
+  try {
+    await loc.click({ timeout: 1500 });
+  } catch (e) {
+    if (!/intercepts pointer events|not visible|outside of the viewport|Timeout/i.test(e.message)) throw e;
+    if (!page.notedForcedClick) {
+      page.notedForcedClick = true;
+      note(t, `clicking cell ${cell}: Playwright reports the cell element does not receive the click (${e.message.split('\n').find((l) => /intercepts|visible|viewport/.test(l))?.trim() || 'timeout'}); clicked at its position instead`);
+    }
+    await loc.click({ force: true, timeout: T.step });
+  }
+}
+
+export async function readRotation(page) {
+  const text = (await page.locator(tid('rotation')).textContent()) || '';
+  const m = text.match(/\d/);
+  return m ? Number(m[0]) : NaN;
+}
+
+/** Clicks the rotate control until the rotation reads r; returns the clicks used. */
+export async function setRotation(page, r) {
+  let clicks = 0;
+  for (;;) {
+    const now = await readRotation(page);
+    if (now === r) return clicks;
+    if (clicks >= 7) throw new Error(`${page.label}: rotation shows ${now} after ${clicks} clicks on rotate, wanted ${r}`);
+    await page.locator(tid('rotate')).click();
+    clicks++;
+    // the text follows the click (wait briefly for it to change)
+    await page.waitForFunction((prev) => {
+      const t = document.querySelector('[data-testid="rotation"]')?.textContent || '';
+      return !t.includes(String(prev));
+    }, now, { timeout: 2000, polling: 20 }).catch(() => {});
+  }
+}
+
+/**
+ * Makes `move` by clicking: ADD = reserve button, rotate, target cell;
+ * MOVE = PÜNCT cell, rotate, target cell; pass = the pass button. With
+ * checkLegal, first checks that the target cell is marked `legal`.
+ * Returns {rotateClicks}.
+ */
+export async function clickMove(page, move, side, t, { checkLegal = false } = {}) {
+  const mv = parseMove(move);
+  if (mv.type === 'pass') {
+    await page.locator(tid('pass')).click();
+    return { rotateClicks: 0 };
+  }
+  if (mv.type === 'add') {
+    await page.locator(tid(`reserve-${side}-${mv.kind}`)).click();
+  } else {
+    await clickCell(page, mv.from, t);
+  }
+  const rotateClicks = await setRotation(page, mv.rotation);
+  if (checkLegal) {
+    const cls = (await cellLocator(page, mv.to).getAttribute('class')) || '';
+    if (!/\blegal\b/.test(cls)) throw new Error(`${page.label}: for the legal move ${move} the target cell ${mv.to} lacks class "legal" (class="${cls}")`);
+  }
+  await clickCell(page, mv.to, t);
+  return { rotateClicks };
+}
+
+/** The page's message text (trimmed; '' when absent or empty). */
+export async function messageText(page) {
+  const loc = page.locator(tid('message'));
+  if ((await loc.count()) === 0) return '';
+  return ((await loc.first().textContent()) || '').trim();
+}
+
+/**
+ * Clicks `move` for the side to move and waits until the server has it;
+ * fails with the page's message when the server does not get it.
+ */
+export async function playByClicks(page, api, id, move, t, { side, checkLegal = true } = {}) {
+  const before = await api.game(id);
+  const who = side || before.to_move;
+  const r = await clickMove(page, move, who, t, { checkLegal: checkLegal && before.legal_moves.includes(move) });
+  try {
+    await api.waitFor(id, (g) => g.ply > before.ply || g.status !== before.status, { timeoutMs: T.move, what: `move ${move} to reach the server` });
+  } catch (e) {
+    throw new Error(`${e.message}; page message: ${JSON.stringify(await messageText(page))}`);
+  }
+  return r;
+}
+
+/** Waits until the board draws exactly the pieces of `state` (cell, level, side, kind). */
+export async function waitBoardShows(page, state, what) {
+  const want = state.pieces.map((p) => `${p.punct}/${p.level}/${p.side}/${p.kind}`).sort();
+  const read = () => page.locator(`${BOARD} [data-piece-cell]`).evaluateAll((els) =>
+    els.map((e) => `${e.dataset.pieceCell}/${e.dataset.level}/${e.dataset.side}/${e.dataset.kind}`).sort());
+  const end = Date.now() + T.step;
+  let got;
+  for (;;) {
+    got = await read();
+    if (JSON.stringify(got) === JSON.stringify(want)) return;
+    if (Date.now() > end) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what}: the board should show the ${want.length} pieces of ply ${state.ply} ${JSON.stringify(want)} but shows ${JSON.stringify(got)}`);
+}
