@@ -136,7 +136,10 @@ fn corridor_bounded(
 pub struct ChainMaps {
     sets: (Bitboard, Bitboard, Bitboard),
     side: Side,
-    /// Per pair: its cheapest chain's cost and the maps from each side.
+    /// Per pair: its cheapest chain's cost and, from each side of the pair,
+    /// the cost of reaching each cell *without* paying for the cell itself
+    /// (`FAR` where out of reach). Leaving the cell's own cost out makes
+    /// `with_piece`, called for every candidate move, a few lookups.
     pairs: [(u32, [u8; SLOTS], [u8; SLOTS]); 3],
 }
 
@@ -144,6 +147,15 @@ impl ChainMaps {
     pub fn new(pos: &Position, side: Side, costs: Costs) -> ChainMaps {
         let sets = cost_sets(pos, side, costs);
         let limit = 60u8;
+        let before_cell = |mut map: [u8; SLOTS]| {
+            for c in Bitboard::BOARD.cells() {
+                let v = &mut map[c.index()];
+                if *v != FAR {
+                    *v -= cost_in(sets, c) as u8;
+                }
+            }
+            map
+        };
         let pairs = Edge::PAIRS.map(|(a, b)| {
             let da = distances(Bitboard::edge(a), sets, limit);
             let db = distances(Bitboard::edge(b), sets, limit);
@@ -152,7 +164,7 @@ impl ChainMaps {
                 .map(|c| da[c.index()] as u32)
                 .min()
                 .unwrap_or(FAR as u32);
-            (d, da, db)
+            (d, before_cell(da), before_cell(db))
         });
         ChainMaps { sets, side, pairs }
     }
@@ -168,13 +180,7 @@ impl ChainMaps {
     }
 
     fn cost_of(&self, c: Cell) -> u32 {
-        if self.sets.0.contains(c) {
-            0
-        } else if self.sets.1.contains(c) {
-            1
-        } else {
-            2
-        }
+        cost_in(self.sets, c)
     }
 
     /// Each pair's cheapest chain cost once the three (joined) `cells`
@@ -182,20 +188,11 @@ impl ChainMaps {
     /// from one side of the pair and leaving it towards the other. (What a
     /// moved piece uncovers where it stood is not counted.)
     pub fn with_piece(&self, cells: &[Cell; 3]) -> [u32; 3] {
-        let costs = cells.map(|c| self.cost_of(c));
-        self.pairs.each_ref().map(|(d, da, db)| {
-            let reach = |map: &[u8; SLOTS]| -> u32 {
-                cells
-                    .iter()
-                    .zip(costs)
-                    .map(|(c, k)| match map[c.index()] {
-                        FAR => FAR as u32,
-                        v => v as u32 - k,
-                    })
-                    .min()
-                    .unwrap_or(FAR as u32)
-            };
-            (*d).min(reach(da) + reach(db))
+        let [x, y, z] = cells.map(|c| c.index());
+        self.pairs.each_ref().map(|(d, ra, rb)| {
+            // FAR stays FAR: a cell out of reach never lowers the minimum.
+            let reach = |r: &[u8; SLOTS]| r[x].min(r[y]).min(r[z]) as u32;
+            (*d).min(reach(ra) + reach(rb))
         })
     }
 
@@ -219,7 +216,8 @@ impl ChainMaps {
                     if da[i] == FAR || db[i] == FAR {
                         continue;
                     }
-                    let through = da[i] as u32 + db[i] as u32 - self.cost_of(c);
+                    // Both maps leave the cell out: count it once.
+                    let through = da[i] as u32 + db[i] as u32 + self.cost_of(c);
                     if through <= bound {
                         on_chain.insert(c);
                     }
@@ -233,6 +231,17 @@ impl ChainMaps {
             cells: on_chain & !own,
             chain: on_chain & own,
         }
+    }
+}
+
+/// What making `c` show the side's colour costs: 0 own, 1 cheap, 2 dear.
+fn cost_in(sets: (Bitboard, Bitboard, Bitboard), c: Cell) -> u32 {
+    if sets.0.contains(c) {
+        0
+    } else if sets.1.contains(c) {
+        1
+    } else {
+        2
     }
 }
 
