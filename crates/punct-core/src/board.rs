@@ -152,7 +152,45 @@ impl Cell {
 
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'A' + self.col()) as char, self.row())
+        let mut text = ShortText::default();
+        text.cell(*self);
+        f.write_str(text.as_str())
+    }
+}
+
+/// A few ASCII bytes on the stack: cell names and moves are written
+/// thousands of times per game state (every legal move), and `write!` with
+/// its per-argument formatting was most of that cost.
+#[derive(Default)]
+pub(crate) struct ShortText {
+    buf: [u8; 12],
+    len: usize,
+}
+
+impl ShortText {
+    pub(crate) fn byte(&mut self, b: u8) {
+        self.buf[self.len] = b;
+        self.len += 1;
+    }
+
+    /// `A2` … `Q16`: a column letter and a row of one or two digits.
+    pub(crate) fn cell(&mut self, c: Cell) {
+        self.byte(b'A' + c.col());
+        let row = c.row();
+        if row >= 10 {
+            self.byte(b'0' + row / 10);
+        }
+        self.byte(b'0' + row % 10);
+    }
+
+    /// A number below 10 (a rotation).
+    pub(crate) fn digit(&mut self, d: u8) {
+        debug_assert!(d < 10);
+        self.byte(b'0' + d);
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).expect("only ASCII is pushed")
     }
 }
 

@@ -1,6 +1,6 @@
 //! Moves and their canonical text form (`E@C5/2`, `G5-G9/4`, `pass`).
 
-use crate::board::Cell;
+use crate::board::{Cell, ShortText};
 use crate::piece::Kind;
 use std::fmt;
 use std::str::FromStr;
@@ -28,8 +28,24 @@ impl fmt::Display for Move {
                 kind,
                 punct,
                 rotation,
-            } => write!(f, "{kind}@{punct}/{rotation}"),
-            Move::Relocate { from, to, rotation } => write!(f, "{from}-{to}/{rotation}"),
+            } => {
+                let mut text = ShortText::default();
+                text.byte(kind.letter() as u8);
+                text.byte(b'@');
+                text.cell(punct);
+                text.byte(b'/');
+                text.digit(rotation);
+                f.write_str(text.as_str())
+            }
+            Move::Relocate { from, to, rotation } => {
+                let mut text = ShortText::default();
+                text.cell(from);
+                text.byte(b'-');
+                text.cell(to);
+                text.byte(b'/');
+                text.digit(rotation);
+                f.write_str(text.as_str())
+            }
             Move::Pass => f.write_str("pass"),
         }
     }

@@ -14,7 +14,8 @@
 mod common;
 
 use common::{moves, Rng, Server, Ws};
-use serde_json::{json, Value};
+use serde::Deserialize;
+use serde_json::json;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
@@ -54,11 +55,33 @@ impl Pending {
     }
 }
 
+/// The fields of a live message a player reads. Only these are parsed, and
+/// the moves are borrowed from the text: 400 players parsing every state
+/// in full would load the shared machine more than the server does.
+#[derive(Deserialize)]
+struct Message<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    #[serde(default)]
+    id: Option<u64>,
+    #[serde(borrow, default)]
+    game: Option<View<'a>>,
+}
+
+#[derive(Deserialize)]
+struct View<'a> {
+    ply: u64,
+    status: &'a str,
+    to_move: Option<&'a str>,
+    #[serde(borrow)]
+    legal_moves: Vec<&'a str>,
+}
+
 /// Plays `side` on the game's live socket `ws` until it has `PLIES` plies or
 /// is over, thinking a random time in `think` (milliseconds) before each move.
 fn play_seat(
     mut ws: Ws,
-    first: Value,
+    first: String,
     side: &str,
     token: &str,
     seed: u64,
@@ -68,14 +91,20 @@ fn play_seat(
     let mut rng = Rng::new(seed);
     let mut pending: Option<Pending> = None;
     let mut next_id = 1u64;
-    let mut msg = first;
+    let mut text = first;
     loop {
-        match msg["type"].as_str() {
-            Some("state") => {
-                let game = &msg["game"];
-                let ply = game["ply"].as_u64().unwrap_or(0);
+        let msg: Message = match serde_json::from_str(&text) {
+            Ok(m) => m,
+            Err(e) => {
+                seat.errors.push(format!("{side}: {e}: {text}"));
+                return seat;
+            }
+        };
+        match (msg.kind, msg.game) {
+            ("state", Some(game)) => {
+                let ply = game.ply;
                 seat.last_ply = ply;
-                seat.over = game["status"] == "over";
+                seat.over = game.status == "over";
                 if let Some(p) = &mut pending {
                     if ply == p.ply + 1 {
                         p.seen = Some(Instant::now());
@@ -88,13 +117,12 @@ fn play_seat(
                 if pending.is_none() && (seat.over || ply >= PLIES) {
                     return seat;
                 }
-                if pending.is_none() && game["to_move"] == side {
-                    let legal = game["legal_moves"].as_array().cloned().unwrap_or_default();
-                    if legal.is_empty() {
+                if pending.is_none() && game.to_move == Some(side) {
+                    if game.legal_moves.is_empty() {
                         seat.errors.push(format!("no legal move at ply {ply}"));
                         return seat;
                     }
-                    let mv = rng.pick(&legal).as_str().unwrap_or_default().to_string();
+                    let mv = rng.pick(&game.legal_moves).to_string();
                     if think.1 > 0 {
                         let ms = think.0 + rng.below((think.1 - think.0 + 1) as usize) as u64;
                         std::thread::sleep(Duration::from_millis(ms));
@@ -115,8 +143,8 @@ fn play_seat(
                     });
                 }
             }
-            Some("ack") => match &mut pending {
-                Some(p) if msg["id"] == p.id => {
+            ("ack", _) => match &mut pending {
+                Some(p) if msg.id == Some(p.id) => {
                     p.acked = true;
                     if let Some(rtt) = p.done() {
                         seat.round_trips.push(rtt);
@@ -126,14 +154,14 @@ fn play_seat(
                         }
                     }
                 }
-                _ => seat.errors.push(format!("an unexpected ack: {msg}")),
+                _ => seat.errors.push(format!("an unexpected ack: {text}")),
             },
             _ => {
-                seat.errors.push(format!("{side}: {msg}"));
+                seat.errors.push(format!("{side}: {text}"));
                 return seat;
             }
         }
-        msg = match ws.try_recv() {
+        text = match ws.try_recv_text() {
             Ok(m) => m,
             Err(e) => {
                 seat.errors.push(format!("{side}: {e}"));
@@ -207,8 +235,8 @@ fn run_games(server: &Server, n: usize, seed: u64, think: (u64, u64)) -> Report 
                             }
                         }
                     };
-                    let first = match ws.try_recv() {
-                        Ok(m) if m["type"] == "state" => m,
+                    let first = match ws.try_recv_text() {
+                        Ok(m) if m.starts_with(r#"{"type":"state""#) => m,
                         other => {
                             return Seat {
                                 errors: vec![format!("first message: {other:?}")],

@@ -595,12 +595,16 @@ impl Ws {
     /// The next JSON text message (control frames are skipped), or an
     /// error text when the socket fails or closes.
     pub fn try_recv(&mut self) -> Result<Value, String> {
+        let text = self.try_recv_text()?;
+        serde_json::from_str(&text).map_err(|e| format!("a message that is not JSON ({e}): {text}"))
+    }
+
+    /// The next text message, unparsed (for clients that read only a few
+    /// fields of each).
+    pub fn try_recv_text(&mut self) -> Result<String, String> {
         loop {
             match self.socket.read() {
-                Ok(tungstenite::Message::Text(t)) => {
-                    return serde_json::from_str(t.as_str())
-                        .map_err(|e| format!("a message that is not JSON ({e}): {t}"));
-                }
+                Ok(tungstenite::Message::Text(t)) => return Ok(t.as_str().to_string()),
                 Ok(tungstenite::Message::Binary(_)) => {
                     return Err("a binary message".to_string());
                 }
