@@ -424,7 +424,7 @@ impl Ai {
         // best that leave the opponent no immediate win.
         let ranked = Self::one_ply(pos);
         let in_order: Vec<Move> = ranked.iter().map(|&(_, m)| m).collect();
-        let mut roots = safe_moves(pos, &in_order, root_width);
+        let mut roots = safe_moves(pos, &in_order, root_width, &mut || budget.out_of_time());
         if roots.is_empty() {
             // Every move allows a win: play on with the best-looking ones.
             roots = ranked.iter().map(|&(_, m)| m).take(root_width).collect();
@@ -595,9 +595,11 @@ impl Engine for Ai {
                 Self::result(mv, v, 1, scored.len() as u64, vec![mv])
             }
             Level::Casual => {
+                let budget = Budget::new(pos, limits, stop);
                 let scored = Self::one_ply(pos);
                 let in_order: Vec<Move> = scored.iter().map(|&(_, m)| m).collect();
-                let (v, mv) = match safe_moves(pos, &in_order, 1).first() {
+                let give_up = &mut || budget.out_of_time();
+                let (v, mv) = match safe_moves(pos, &in_order, 1, give_up).first() {
                     Some(&m) => *scored.iter().find(|&&(_, x)| x == m).expect("ranked"),
                     None => scored[0],
                 };

@@ -14,6 +14,23 @@ pub fn black_must_block() -> Position {
     Position::from_position_string(&WHITE_THREATENS.replacen("basic:w", "basic:b", 1)).unwrap()
 }
 
+/// From a match game (level 3 against level 2, 200 ms a move) where Black,
+/// to move, cannot stop White's threats: checking every move for safety
+/// took a second, five times the time per move, and level 2 lost on time.
+pub fn every_move_allows_a_win() -> Position {
+    let moves = "L@E2/1 M@N15/5 E@H4/4 T@O8/3 C@O10/1 C@M9/0 L@N8/1 O8-M8/0 C@L6/2 \
+        L@N7/0 E@C2/2 C@M12/0 T@G3/0 E@J15/2 T@Q13/1 T@L16/0 M@G15/3 L@H14/1 \
+        G3-G14/0 T@G4/0 M@G2/1 M8-M8/4 E@O9/0 G4-G7/3 E@O16/0 G7-N7/1 \
+        O9-O10/2 N7-N9/3 R@O8/0 N15-N7/1 T@L9/0 T@O12/0 O16-J11/0 N9-M9/1 \
+        E2-M10/0 N7-N9/0 M10-M7/5 N9-N8/5 T@E2/1 M12-K10/0 O8-K8/5 O12-L9/4 \
+        R@N11/4 L9-M9/3 G14-G9/4 L16-L9/1 T@P8/1";
+    let mut pos = Position::new(Variant::Standard);
+    for m in moves.split_whitespace() {
+        pos.play(m.parse().unwrap()).unwrap();
+    }
+    pos
+}
+
 /// A position after up to `plies` uniformly random moves (seeded), stopping
 /// before a move that would end the game.
 pub fn random_position(variant: Variant, seed: u64, plies: usize) -> Position {

@@ -226,6 +226,12 @@ impl<'a> Budget<'a> {
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
+    /// Whether the search was stopped or its time is up (nodes aside, so
+    /// that a node-limited search stays deterministic).
+    pub fn out_of_time(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     /// The deadline, if time limits the search.
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline

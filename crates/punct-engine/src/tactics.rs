@@ -99,15 +99,29 @@ pub fn threatened(pos: &Position) -> bool {
 /// dots), and a relocation can create one only by freeing or uncovering
 /// cells on a chain of theirs that lacks at most six cells (a winning move
 /// then fills at most three more); other relocations are safe too.
-pub fn safe_moves(pos: &Position, moves: &[Move], max: usize) -> Vec<Move> {
+///
+/// Each check plays the move and looks for every winning reply, so where
+/// no move is safe the checks alone can outlast the time for the move:
+/// `give_up` is asked before each check, and once it says so the moves
+/// found safe so far are returned.
+pub fn safe_moves(
+    pos: &Position,
+    moves: &[Move],
+    max: usize,
+    give_up: &mut dyn FnMut() -> bool,
+) -> Vec<Move> {
     let me = pos.side_to_move();
     let Some(null) = null_move(pos) else {
-        return moves
-            .iter()
-            .copied()
-            .filter(|&m| is_safe(pos, m))
-            .take(max)
-            .collect();
+        let mut out = Vec::new();
+        for &m in moves {
+            if out.len() == max || give_up() {
+                break;
+            }
+            if is_safe(pos, m) {
+                out.push(m);
+            }
+        }
+        return out;
     };
     let threats = if null.status().is_over() {
         Vec::new()
@@ -150,6 +164,9 @@ pub fn safe_moves(pos: &Position, moves: &[Move], max: usize) -> Vec<Move> {
             ends_game(m) || !(target_cells(pos, m) & relevant).is_empty()
         };
         let safe = if worth_checking {
+            if give_up() {
+                break;
+            }
             is_safe(pos, m)
         } else {
             threats.is_empty()
@@ -247,7 +264,7 @@ mod tests {
                 .copied()
                 .filter(|&m| is_safe(&pos, m))
                 .collect();
-            let got = safe_moves(&pos, &moves, usize::MAX);
+            let got = safe_moves(&pos, &moves, usize::MAX, &mut || false);
             let missing: Vec<String> = want
                 .iter()
                 .filter(|m| !got.contains(m))
@@ -263,6 +280,28 @@ mod tests {
                 "{pos:?}: missing {missing:?}, extra {extra:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_safety_check_gives_up_when_asked() {
+        let pos = crate::fixtures::every_move_allows_a_win();
+        let moves = pos.legal_moves();
+        // Unbounded, it checks move after move and finds none safe.
+        let mut checks = 0;
+        let got = safe_moves(&pos, &moves, 1, &mut || {
+            checks += 1;
+            false
+        });
+        assert!(got.is_empty(), "{got:?} would be safe");
+        assert!(checks > 100, "only {checks} moves needed checking");
+        // Told to give up after ten checks, it stops there.
+        let mut asked = 0;
+        let got = safe_moves(&pos, &moves, 1, &mut || {
+            asked += 1;
+            asked > 10
+        });
+        assert!(got.is_empty());
+        assert_eq!(asked, 11);
     }
 
     #[test]
