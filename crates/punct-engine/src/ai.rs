@@ -424,7 +424,9 @@ impl Ai {
         // best that leave the opponent no immediate win.
         let ranked = Self::one_ply(pos);
         let in_order: Vec<Move> = ranked.iter().map(|&(_, m)| m).collect();
-        let mut roots = safe_moves(pos, &in_order, root_width, &mut || budget.out_of_time());
+        let mut roots = safe_moves(pos, &in_order, root_width, &mut |found| {
+            budget.give_up_safety(found)
+        });
         if roots.is_empty() {
             // Every move allows a win: play on with the best-looking ones.
             roots = ranked.iter().map(|&(_, m)| m).take(root_width).collect();
@@ -598,7 +600,7 @@ impl Engine for Ai {
                 let budget = Budget::new(pos, limits, stop);
                 let scored = Self::one_ply(pos);
                 let in_order: Vec<Move> = scored.iter().map(|&(_, m)| m).collect();
-                let give_up = &mut || budget.out_of_time();
+                let give_up = &mut |found| budget.give_up_safety(found);
                 let (v, mv) = match safe_moves(pos, &in_order, 1, give_up).first() {
                     Some(&m) => *scored.iter().find(|&&(_, x)| x == m).expect("ranked"),
                     None => scored[0],

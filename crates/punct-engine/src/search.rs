@@ -226,10 +226,24 @@ impl<'a> Budget<'a> {
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// Whether the search was stopped or its time is up (nodes aside, so
-    /// that a node-limited search stays deterministic).
-    pub fn out_of_time(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    /// When to stop looking for moves that do not lose at once, having
+    /// found `found`: at the deadline once there is one, since playing into
+    /// an immediate loss is worse than running over; without one, when
+    /// stopped or at twice the move's time. Nodes are not counted, so a
+    /// node-limited search stays deterministic.
+    pub fn give_up_safety(&self, found: usize) -> bool {
+        if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        let Some(deadline) = self.deadline else {
+            return false;
+        };
+        let now = Instant::now();
+        if found > 0 {
+            now >= deadline
+        } else {
+            now >= deadline + (deadline - self.start)
+        }
     }
 
     /// The deadline, if time limits the search.

@@ -100,21 +100,21 @@ pub fn threatened(pos: &Position) -> bool {
 /// cells on a chain of theirs that lacks at most six cells (a winning move
 /// then fills at most three more); other relocations are safe too.
 ///
-/// Each check plays the move and looks for every winning reply, so where
-/// no move is safe the checks alone can outlast the time for the move:
-/// `give_up` is asked before each check, and once it says so the moves
-/// found safe so far are returned.
+/// Each check plays the move and looks for the opponent's winning replies,
+/// so where no move is safe the checks alone could outlast the time for
+/// the move: `give_up(found)` is asked before each check with the number
+/// of safe moves found so far, and once it says so those are returned.
 pub fn safe_moves(
     pos: &Position,
     moves: &[Move],
     max: usize,
-    give_up: &mut dyn FnMut() -> bool,
+    give_up: &mut dyn FnMut(usize) -> bool,
 ) -> Vec<Move> {
     let me = pos.side_to_move();
     let Some(null) = null_move(pos) else {
         let mut out = Vec::new();
         for &m in moves {
-            if out.len() == max || give_up() {
+            if out.len() == max || give_up(out.len()) {
                 break;
             }
             if is_safe(pos, m) {
@@ -164,10 +164,10 @@ pub fn safe_moves(
             ends_game(m) || !(target_cells(pos, m) & relevant).is_empty()
         };
         let safe = if worth_checking {
-            if give_up() {
+            if give_up(out.len()) {
                 break;
             }
-            is_safe(pos, m)
+            is_safe_against(pos, m, &threats)
         } else {
             threats.is_empty()
         };
@@ -176,6 +176,29 @@ pub fn safe_moves(
         }
     }
     out
+}
+
+/// [`is_safe`], trying first the wins the opponent already threatens: most
+/// moves leave one of them standing, and finding that is far cheaper than
+/// listing every winning reply (which only a move that stops them all needs).
+fn is_safe_against(pos: &Position, mv: Move, threats: &[Move]) -> bool {
+    let mut after = pos.clone();
+    after.make(mv);
+    if after.status().is_over() {
+        return true;
+    }
+    let them = after.side_to_move();
+    for &t in threats {
+        if after.is_legal(t) {
+            let undo = after.make(t);
+            let won = after.status() == Status::Won(them);
+            after.unmake(undo);
+            if won {
+                return false;
+            }
+        }
+    }
+    !has_winning_move(&after)
 }
 
 /// Whether `mv` leaves the opponent without an immediate win (a move that
@@ -264,7 +287,7 @@ mod tests {
                 .copied()
                 .filter(|&m| is_safe(&pos, m))
                 .collect();
-            let got = safe_moves(&pos, &moves, usize::MAX, &mut || false);
+            let got = safe_moves(&pos, &moves, usize::MAX, &mut |_| false);
             let missing: Vec<String> = want
                 .iter()
                 .filter(|m| !got.contains(m))
@@ -288,7 +311,8 @@ mod tests {
         let moves = pos.legal_moves();
         // Unbounded, it checks move after move and finds none safe.
         let mut checks = 0;
-        let got = safe_moves(&pos, &moves, 1, &mut || {
+        let got = safe_moves(&pos, &moves, 1, &mut |found| {
+            assert_eq!(found, 0);
             checks += 1;
             false
         });
@@ -296,7 +320,7 @@ mod tests {
         assert!(checks > 100, "only {checks} moves needed checking");
         // Told to give up after ten checks, it stops there.
         let mut asked = 0;
-        let got = safe_moves(&pos, &moves, 1, &mut || {
+        let got = safe_moves(&pos, &moves, 1, &mut |_| {
             asked += 1;
             asked > 10
         });
