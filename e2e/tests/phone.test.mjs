@@ -1,0 +1,109 @@
+// 6. On a phone: a small touch screen (390 × 844, touch events only).
+// The page fits without sideways scrolling, and a game against the AI is
+// played by taps: a piece added with the on-screen rotate button, the stack
+// under a cell shown by tapping it, and a piece moved.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from '../lib/server.mjs';
+import { parseMove } from '../lib/rules.mjs';
+import { launchBrowser, shot, withArtifacts, tid, T, waitGamePage, waitInSync, readRotation, BOARD } from '../lib/browser.mjs';
+
+const PREFIX = 'phone';
+let server, browser;
+const pages = [];
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function phonePage() {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true,
+  });
+  context.setDefaultTimeout(T.step);
+  const page = await context.newPage();
+  page.label = 'phone';
+  page.problems = [];
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console.error: ${m.text()}`); });
+  return page;
+}
+
+/** A finger on the cell: lands wherever the cell is drawn, whatever lies on top. */
+const tapCell = (page, cell) => page.locator(`${BOARD} [data-cell="${cell}"]`).first().tap({ force: true });
+
+async function tapRotation(page, r) {
+  for (let taps = 0; taps < 7; taps++) {
+    if ((await readRotation(page)) === r) return taps;
+    await page.locator(tid('rotate')).tap();
+  }
+  assert.fail(`rotation reads ${await readRotation(page)} after 7 taps, wanted ${r}`);
+}
+
+/** Taps `move` (add or relocation) for White and waits for the server to have it and the AI's answer. */
+async function tapMove(page, api, id, move) {
+  const before = await api.game(id);
+  const mv = parseMove(move);
+  if (mv.type === 'add') await page.locator(tid(`reserve-white-${mv.kind}`)).tap();
+  else await tapCell(page, mv.from);
+  await tapRotation(page, mv.rotation);
+  await tapCell(page, mv.to);
+  await api.waitFor(id, (g) => g.ply > before.ply, { timeoutMs: T.move, what: `${move} to reach the server` });
+  return api.waitFor(id, (g) => g.status === 'over' || g.to_move === 'white', { timeoutMs: T.ai, what: 'the AI reply' });
+}
+
+const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+test('on a phone: the page fits, and taps add, rotate, inspect and move', { timeout: 120000 }, async () => {
+  const { api } = server;
+  const page = await phonePage();
+  pages.push(page);
+  await withArtifacts(PREFIX, () => pages, async () => {
+    await page.goto(server.url + '/');
+    assert.ok((await overflow(page)) <= 1, 'the start screen scrolls sideways');
+    await page.locator(tid('ai-level')).selectOption('1');
+    await page.locator(tid('ai-color')).selectOption('white');
+    await page.locator(tid('start-ai')).tap();
+    const { id } = await waitGamePage(page);
+    assert.ok((await overflow(page)) <= 1, 'the game screen scrolls sideways');
+    const box = await page.locator(BOARD).boundingBox();
+    assert.ok(box && box.width >= 300, `the board is ${box?.width} px wide on a 390 px screen`);
+
+    // An addition in a rotation other than 0, by the rotate button.
+    let g = await waitInSync(page, api, id);
+    const add = g.legal_moves.find((m) => /^[TCELMR]@[A-Q]\d+\/[1-5]$/.test(m) && m.startsWith('E@'));
+    assert.ok(add, 'an E piece can be added in some rotation other than 0');
+    g = await tapMove(page, api, id, add);
+    assert.equal(g.moves[0], add);
+    g = await waitInSync(page, api, id);
+    await shot(page, PREFIX, 'after-add');
+
+    // Tapping a cell shows its stack: the AI's piece (tapping our own
+    // movable piece would pick it up as well).
+    const cell = parseMove(g.last_move).to;
+    await tapCell(page, cell);
+    await page.locator(tid('stack-view')).filter({ hasText: cell }).waitFor({ state: 'visible' });
+    assert.match(await page.locator(tid('stack-view')).textContent(), /black/i);
+
+    // Keep adding until a piece of ours may move, then move it by taps.
+    for (let i = 0; i < 6 && g.status === 'ongoing'; i++) {
+      const relocation = g.legal_moves.find((m) => m.includes('-') && parseMove(m).from !== parseMove(m).to);
+      if (relocation) {
+        const plies = g.ply;
+        g = await tapMove(page, api, id, relocation);
+        assert.equal(g.moves[plies], relocation);
+        await waitInSync(page, api, id);
+        await shot(page, PREFIX, 'after-move');
+        return;
+      }
+      const next = g.legal_moves.find((m) => m.includes('@'));
+      g = await tapMove(page, api, id, next);
+      g = await waitInSync(page, api, id);
+    }
+    assert.fail('no piece of White could move within six more additions');
+  });
+});
