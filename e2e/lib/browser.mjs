@@ -1,9 +1,10 @@
 // The browser side: Debian's Chromium driven by playwright-core, and the
 // page's test contract (data-testid names, see README.md) wrapped in helpers.
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 import { mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { E2E_DIR } from './server.mjs';
+import { E2E_DIR, startServer } from './server.mjs';
 import { parseMove } from './rules.mjs';
 
 export const ARTIFACTS = path.join(E2E_DIR, 'artifacts');
@@ -26,11 +27,30 @@ export async function launchBrowser() {
 }
 
 /**
+ * The test file's server (fresh data directory) and browser: started
+ * before its tests, stopped after them. Read `env.server` and
+ * `env.browser` inside the tests.
+ */
+export function serverAndBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
+}
+
+/**
  * A context with a page whose console errors and uncaught exceptions are
  * kept (written next to the screenshots) so page bugs show up in reports.
+ * `contextOptions` replace the desktop defaults (a phone's viewport, touch).
  */
-export async function newPage(browser, label) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+export async function newPage(browser, label, contextOptions = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...contextOptions });
   context.setDefaultTimeout(T.step);
   const page = await context.newPage();
   page.label = label;

@@ -2,32 +2,24 @@
 // every move made by clicking: it includes a rotation chosen with the
 // rotate control, a flat jump onto a piece and a bridge, and ends with the
 // result banner and a downloadable record.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startServer } from '../lib/server.mjs';
 import { Geometry } from '../lib/rules.mjs';
 import { chooseMove, newProgress, noteMove } from '../lib/strategy.mjs';
 import {
-  launchBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync,
+  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync,
   playByClicks, gameAttrs, note, checkGameContract, BOARD, waitBoardShows,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'ai-game';
 const MAX_PLIES = 120;
 
-let server, browser;
+const env = serverAndBrowser();
 const pages = [];
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 test('a whole game against the AI by clicking', { timeout: 150000 }, async (t) => {
+  const { server, browser } = env;
   const { api } = server;
   const page = await newPage(browser, 'white');
   pages.push(page);

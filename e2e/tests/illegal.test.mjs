@@ -1,25 +1,16 @@
 // 2. Illegal moves by clicking (and typing): the page shows the server's
 // reason and the game does not change.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from '../lib/server.mjs';
 import { Geometry } from '../lib/rules.mjs';
 import {
-  launchBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync,
+  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync,
   clickMove, clickCell, playByClicks, gameAttrs, messageText, readRotation, BOARD,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'illegal';
-let server, browser;
+const env = serverAndBrowser();
 const pages = [];
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 /** Waits until the message shows text matching `re`; returns it. */
 async function waitMessage(page, re) {
@@ -32,6 +23,7 @@ async function waitMessage(page, re) {
 }
 
 test('illegal placements show the server\'s reason and change nothing', { timeout: 60000 }, async (t) => {
+  const { server, browser } = env;
   const { api } = server;
   const page = await newPage(browser, 'white');
   pages.push(page);

@@ -3,26 +3,17 @@
 // pages (data-ply, the move list, the pieces drawn). Also takebacks asked
 // by one seat and accepted / declined by the other, and draw offers
 // declined and then accepted.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from '../lib/server.mjs';
 import { Geometry, classify } from '../lib/rules.mjs';
 import {
-  launchBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
+  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
   playByClicks, gameUrlParts, note, waitBoardShows,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'online';
-let server, browser;
+const env = serverAndBrowser();
 const pages = [];
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 /** A link element's URL: an input's value, an anchor's href, or its text. */
 async function linkOf(page, testid) {
@@ -37,6 +28,7 @@ async function moveListText(page) {
 }
 
 test('online game: two seats and a spectator see every move', { timeout: 90000 }, async (t) => {
+  const { server, browser } = env;
   const { api } = server;
   await withArtifacts(PREFIX, () => pages, async () => {
     const a = await newPage(browser, 'creator');

@@ -2,36 +2,14 @@
 // The page fits without sideways scrolling, and a game against the AI is
 // played by taps: a piece added with the on-screen rotate button, the stack
 // under a cell shown by tapping it, and a piece moved.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from '../lib/server.mjs';
 import { parseMove } from '../lib/rules.mjs';
-import { launchBrowser, shot, withArtifacts, tid, T, waitGamePage, waitInSync, readRotation, BOARD } from '../lib/browser.mjs';
+import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, readRotation, BOARD } from '../lib/browser.mjs';
 
 const PREFIX = 'phone';
-let server, browser;
+const env = serverAndBrowser();
 const pages = [];
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function phonePage() {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true,
-  });
-  context.setDefaultTimeout(T.step);
-  const page = await context.newPage();
-  page.label = 'phone';
-  page.problems = [];
-  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console.error: ${m.text()}`); });
-  return page;
-}
 
 /** A finger on the cell: lands wherever the cell is drawn, whatever lies on top. */
 const tapCell = (page, cell) => page.locator(`${BOARD} [data-cell="${cell}"]`).first().tap({ force: true });
@@ -59,8 +37,11 @@ async function tapMove(page, api, id, move) {
 const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 test('on a phone: the page fits, and taps add, rotate, inspect and move', { timeout: 120000 }, async () => {
+  const { server, browser } = env;
   const { api } = server;
-  const page = await phonePage();
+  const page = await newPage(browser, 'phone', {
+    viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true,
+  });
   pages.push(page);
   await withArtifacts(PREFIX, () => pages, async () => {
     await page.goto(server.url + '/');

@@ -1,28 +1,19 @@
 // 4. Reload mid-game and go on; then the smaller tools on the same game:
 // the stack view, replaying an earlier ply, the analysis, a takeback
 // against the AI, resigning and the record download.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startServer } from '../lib/server.mjs';
 import { Geometry } from '../lib/rules.mjs';
 import { chooseMove, newProgress, noteMove } from '../lib/strategy.mjs';
 import {
-  launchBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
+  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
   playByClicks, gameAttrs, note, BOARD, waitBoardShows,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'reload';
-let server, browser;
+const env = serverAndBrowser();
 const pages = [];
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 /** Plays one move of ours by clicks and waits for the AI's reply (and the page to show it). */
 async function ourMove(page, api, id, geo, progress, t) {
@@ -37,6 +28,7 @@ async function ourMove(page, api, id, geo, progress, t) {
 const pieceCount = (page) => page.locator(`${BOARD} [data-piece-cell]`).count();
 
 test('reload mid-game, then stack view, replay, analysis, takeback, resign', { timeout: 120000 }, async (t) => {
+  const { server, browser } = env;
   const { api } = server;
   const page = await newPage(browser, 'white');
   pages.push(page);

@@ -1,28 +1,20 @@
 // The start screen's other ways in: a hot-seat basic game (both sides
 // clicked on one page), importing a record file, and the recent games.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startServer } from '../lib/server.mjs';
 import {
-  launchBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
+  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
   playByClicks, ARTIFACTS,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'start';
-let server, browser;
+const env = serverAndBrowser();
 const pages = [];
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 test('hot-seat basic game, record import and recent games', { timeout: 60000 }, async (t) => {
+  const { server, browser } = env;
   const { api } = server;
   const page = await newPage(browser, 'hotseat');
   pages.push(page);
