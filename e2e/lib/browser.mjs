@@ -178,6 +178,19 @@ export async function waitGamePage(page, timeout = T.step * 2) {
   return gameUrlParts(page.url());
 }
 
+/**
+ * From the start screen: a standard game against the AI at level 1, the
+ * person playing White. Answers the game page's {id, token}.
+ */
+export async function startAiGame(page, url) {
+  await page.goto(url + '/');
+  await page.locator(tid('variant')).selectOption('standard');
+  await page.locator(tid('ai-level')).selectOption('1');
+  await page.locator(tid('ai-color')).selectOption('white');
+  await page.locator(tid('start-ai')).click();
+  return waitGamePage(page);
+}
+
 export const cellLocator = (page, cell) => page.locator(`${BOARD} [data-cell="${cell}"]`).first();
 
 /**

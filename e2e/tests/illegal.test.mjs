@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Geometry } from '../lib/rules.mjs';
 import {
-  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync,
+  serverAndBrowser, startAiGame, newPage, shot, withArtifacts, tid, T, waitInSync,
   clickMove, clickCell, playByClicks, gameAttrs, messageText, readRotation, BOARD,
 } from '../lib/browser.mjs';
 
@@ -28,12 +28,7 @@ test('illegal placements show the server\'s reason and change nothing', { timeou
   const page = await newPage(browser, 'white');
   pages.push(page);
   await withArtifacts(PREFIX, () => pages, async () => {
-    await page.goto(server.url + '/');
-    await page.locator(tid('variant')).selectOption('standard');
-    await page.locator(tid('ai-level')).selectOption('1');
-    await page.locator(tid('ai-color')).selectOption('white');
-    await page.locator(tid('start-ai')).click();
-    const { id } = await waitGamePage(page);
+    const { id } = await startAiGame(page, server.url);
     let g = await waitInSync(page, api, id);
     assert.equal(g.ply, 0);
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Geometry } from '../lib/rules.mjs';
 import { chooseMove, newProgress, noteMove } from '../lib/strategy.mjs';
 import {
-  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
+  serverAndBrowser, startAiGame, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
   playByClicks, gameAttrs, note, BOARD, waitBoardShows,
 } from '../lib/browser.mjs';
 
@@ -33,11 +33,7 @@ test('reload mid-game, then stack view, replay, analysis, takeback, resign', { t
   const page = await newPage(browser, 'white');
   pages.push(page);
   await withArtifacts(PREFIX, () => pages, async () => {
-    await page.goto(server.url + '/');
-    await page.locator(tid('ai-level')).selectOption('1');
-    await page.locator(tid('ai-color')).selectOption('white');
-    await page.locator(tid('start-ai')).click();
-    const { id, token } = await waitGamePage(page);
+    const { id, token } = await startAiGame(page, server.url);
     const url = page.url();
     const geo = new Geometry(await api.board());
     const progress = newProgress();

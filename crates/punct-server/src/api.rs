@@ -4,7 +4,7 @@ use crate::error::ApiError;
 use crate::games::{now_ms, side_from_name, LiveGame, Mode};
 use crate::store::{GameRow, Store};
 use crate::{web, Config};
-use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
@@ -184,13 +184,9 @@ impl<T: DeserializeOwned, S: Send + Sync> axum::extract::FromRequestParts<S> for
     ) -> Result<Self, ApiError> {
         match Query::<T>::from_request_parts(parts, state).await {
             Ok(Query(v)) => Ok(Params(v)),
-            Err(r) => Err(query_error(r)),
+            Err(r) => Err(ApiError::bad_request("bad_query", r.body_text())),
         }
     }
-}
-
-fn query_error(r: QueryRejection) -> ApiError {
-    ApiError::bad_request("bad_query", r.body_text())
 }
 
 fn json_text(status: StatusCode, text: impl Into<String>) -> Response {

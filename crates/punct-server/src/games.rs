@@ -43,11 +43,6 @@ impl State {
         self.fields.insert(key.to_string(), value);
     }
 
-    /// A field (not `legal_moves`).
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.fields.get(key)
-    }
-
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).expect("a state always serialises")
     }
