@@ -4,6 +4,7 @@ use crate::{bad_input, failed, Failure};
 use clap::{Args, ValueEnum};
 use std::net::IpAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -28,6 +29,86 @@ pub struct ServeArgs {
     /// per move)
     #[arg(long, value_enum, default_value_t = Sync::Full)]
     pub sync: Sync,
+
+    /// Games created per client (N/s, N/min or N/h: a burst of N, refilled
+    /// evenly; `off` for no limit)
+    #[arg(long, default_value = "30/min", help_heading = "Limits per client")]
+    pub rate_create: RateFlag,
+    /// Records imported per client
+    #[arg(long, default_value = "10/min", help_heading = "Limits per client")]
+    pub rate_import: RateFlag,
+    /// Moves, resignations, draw and takeback actions per client (HTTP and live sockets)
+    #[arg(long, default_value = "300/min", help_heading = "Limits per client")]
+    pub rate_move: RateFlag,
+    /// Analyses per client
+    #[arg(long, default_value = "60/min", help_heading = "Limits per client")]
+    pub rate_analyse: RateFlag,
+    /// Live sockets opened per client
+    #[arg(long, default_value = "60/min", help_heading = "Limits per client")]
+    pub rate_websocket: RateFlag,
+    /// Invites claimed and seat tokens renewed per client
+    #[arg(long, default_value = "20/min", help_heading = "Limits per client")]
+    pub rate_seat: RateFlag,
+    /// The server is behind a reverse proxy: the client is the last address
+    /// of X-Forwarded-For (never give this without a proxy that sets it)
+    #[arg(long, help_heading = "Limits per client")]
+    pub trust_proxy: bool,
+    /// Live sockets one client may hold open
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=100_000), help_heading = "Limits per client")]
+    pub ws_per_client: u64,
+    /// AI searches one client may have running at once [default: half the AI workers, at least 1]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64), help_heading = "Limits per client")]
+    pub ai_jobs_per_client: Option<u64>,
+    /// AI jobs (moves and analyses) one client may have waiting
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=10_000), help_heading = "Limits per client")]
+    pub ai_queue_per_client: u64,
+
+    /// AI jobs waiting in all
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_000_000), help_heading = "Server limits")]
+    pub ai_queue: u64,
+    /// Live sockets on one game (players and spectators)
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1_000_000), help_heading = "Server limits")]
+    pub ws_per_game: u64,
+    /// Seconds a live socket's client may take to accept a message before it is closed
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), help_heading = "Server limits")]
+    pub ws_send_timeout: u64,
+    /// Seconds an unwatched game stays in memory after its last change (finished games leave at once)
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=86_400), help_heading = "Server limits")]
+    pub idle_game: u64,
+    /// Open connections at most, live sockets included (further ones get a 503)
+    #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_000_000), help_heading = "Server limits")]
+    pub max_connections: u64,
+    /// Seconds a client has to send a request's header once the server waits for it (also the idle time of a kept-alive connection)
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), help_heading = "Server limits")]
+    pub header_timeout: u64,
+    /// Seconds open requests and sockets get to finish on Ctrl-C or SIGTERM
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=3600), help_heading = "Server limits")]
+    pub shutdown_grace: u64,
+
+    /// The address people open (e.g. https://punct.example.org): other Host headers are refused, and live sockets must come from this origin
+    #[arg(long, help_heading = "Security")]
+    pub public_url: Option<String>,
+    /// Another Host name to accept (repeatable)
+    #[arg(long = "allowed-host", value_name = "HOST", help_heading = "Security")]
+    pub allowed_hosts: Vec<String>,
+    /// Another origin live sockets may come from (repeatable), e.g. https://other.example.org
+    #[arg(long = "allowed-origin", value_name = "ORIGIN", help_heading = "Security")]
+    pub allowed_origins: Vec<String>,
+}
+
+/// A rate limit flag: `N/s`, `N/min`, `N/h` or `off`.
+#[derive(Clone, Debug)]
+pub struct RateFlag(Option<punct_server::Rate>);
+
+impl std::str::FromStr for RateFlag {
+    type Err = String;
+    fn from_str(s: &str) -> Result<RateFlag, String> {
+        if s == "off" {
+            Ok(RateFlag(None))
+        } else {
+            s.parse().map(|r| RateFlag(Some(r)))
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -48,7 +129,32 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     };
     if let Some(n) = args.ai_workers {
         config.ai_workers = n as usize;
+        config.ai_jobs_per_client = (config.ai_workers / 2).max(1);
     }
+    if let Some(n) = args.ai_jobs_per_client {
+        config.ai_jobs_per_client = n as usize;
+    }
+    config.ai_queue_per_client = args.ai_queue_per_client as usize;
+    config.ai_queue = args.ai_queue as usize;
+    config.rates = punct_server::Rates {
+        create: args.rate_create.0,
+        import: args.rate_import.0,
+        moves: args.rate_move.0,
+        analyse: args.rate_analyse.0,
+        websocket: args.rate_websocket.0,
+        seat: args.rate_seat.0,
+    };
+    config.trust_proxy = args.trust_proxy;
+    config.ws_per_client = args.ws_per_client as usize;
+    config.ws_per_game = args.ws_per_game as usize;
+    config.ws_send_timeout = Duration::from_secs(args.ws_send_timeout);
+    config.idle_game = Duration::from_secs(args.idle_game);
+    config.max_connections = args.max_connections as usize;
+    config.header_timeout = Duration::from_secs(args.header_timeout);
+    config.shutdown_grace = Duration::from_secs(args.shutdown_grace);
+    config.public_url = args.public_url;
+    config.allowed_hosts = args.allowed_hosts;
+    config.allowed_origins = args.allowed_origins;
     punct_server::run(config, |addr| {
         // Tests and scripts read the first line to find the port.
         println!("PÜNCT server: open http://{addr}/");

@@ -112,7 +112,7 @@ impl LiveGame {
         let start = Position::from_position_string(&row.start)
             .map_err(|e| format!("game {}: start position: {e}", row.id))?;
         let moves = punct_core::parse_moves(&row.moves)
-            .map_err(|(i, e)| format!("game {}: move {}: {e}", row.id, i + 1))?;
+            .map_err(|(i, e)| format!("game {}: move {i}: {e}", row.id))?;
         let game =
             Game::replay(start, &moves).map_err(|e| format!("game {}: replay: {e}", row.id))?;
         let mode = match row.mode.as_str() {

@@ -6,18 +6,24 @@
 //! change in memory, commit it to the database, and only then answer and
 //! push the new state to every watcher. A failed commit restores the game.
 
-mod api;
+mod ai;
+mod app;
 mod error;
 mod games;
+mod limits;
+mod live;
+mod routes;
+mod serve;
 mod store;
 mod web;
 
 pub use error::ApiError;
 pub use games::{LiveGame, Mode};
-pub use store::{GameRow, Store, SyncMode};
+pub use store::{GameRow, SaveError, Store, SyncMode};
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// What `punct serve` is told on the command line.
 #[derive(Clone, Debug)]
@@ -34,20 +40,145 @@ pub struct Config {
     pub analyse_max_ms: u64,
     /// Whether a change is flushed to disk before it is acknowledged.
     pub sync: SyncMode,
+    /// The most AI searches one client may have running at once (the rest
+    /// of its jobs wait while other clients' jobs go first).
+    pub ai_jobs_per_client: usize,
+    /// The most AI jobs (moves and analyses) one client may have waiting.
+    pub ai_queue_per_client: usize,
+    /// The most AI jobs waiting in all.
+    pub ai_queue: usize,
+    /// Per-client rate limits.
+    pub rates: Rates,
+    /// The peer is a reverse proxy: the client is the last address of
+    /// `X-Forwarded-For`.
+    pub trust_proxy: bool,
+    /// Live sockets at once on one game, and from one client.
+    pub ws_per_game: usize,
+    pub ws_per_client: usize,
+    /// A live socket whose client does not take a message within this
+    /// time is closed.
+    pub ws_send_timeout: Duration,
+    /// A game nobody watches leaves memory after this long without a
+    /// change (a finished one at once); it is read back when asked for.
+    pub idle_game: Duration,
+    /// Open connections at most (live sockets included).
+    pub max_connections: usize,
+    /// A request's header must arrive within this time of the server
+    /// waiting for it (also how long a kept-alive connection may idle).
+    pub header_timeout: Duration,
+    /// On Ctrl-C/SIGTERM, open requests and sockets get this long.
+    pub shutdown_grace: Duration,
+    /// The address people use (`https://punct.example.org`): only its
+    /// host is accepted in `Host`, and its origin on live sockets.
+    pub public_url: Option<String>,
+    /// More `Host` names accepted (with `public_url` or a loopback bind,
+    /// any other host is refused).
+    pub allowed_hosts: Vec<String>,
+    /// More origins a live socket may come from, besides the server's own.
+    pub allowed_origins: Vec<String>,
+}
+
+/// A token bucket: `count` requests at once, refilled evenly over `per`;
+/// `None` turns the limit off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    pub count: u32,
+    pub per: Duration,
+}
+
+impl Rate {
+    pub const fn per_minute(count: u32) -> Option<Rate> {
+        Some(Rate {
+            count,
+            per: Duration::from_secs(60),
+        })
+    }
+}
+
+impl std::str::FromStr for Rate {
+    type Err = String;
+    /// `N/s`, `N/min` or `N/h` (N ≥ 1).
+    fn from_str(s: &str) -> Result<Rate, String> {
+        let bad = || format!("`{s}` is not a rate: write N/s, N/min or N/h (e.g. 30/min), or off");
+        let (n, unit) = s.split_once('/').ok_or_else(bad)?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        let per = match unit.trim() {
+            "s" => Duration::from_secs(1),
+            "min" => Duration::from_secs(60),
+            "h" => Duration::from_secs(3600),
+            _ => return Err(bad()),
+        };
+        if count == 0 {
+            return Err(bad());
+        }
+        Ok(Rate { count, per })
+    }
+}
+
+impl std::fmt::Display for Rate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let unit = match self.per.as_secs() {
+            1 => "s",
+            3600 => "h",
+            _ => "min",
+        };
+        write!(f, "{}/{unit}", self.count)
+    }
+}
+
+/// The per-client rate limits, one bucket each (`None`: no limit).
+#[derive(Clone, Debug)]
+pub struct Rates {
+    pub create: Option<Rate>,
+    pub import: Option<Rate>,
+    pub moves: Option<Rate>,
+    pub analyse: Option<Rate>,
+    pub websocket: Option<Rate>,
+    /// Claiming an invite and renewing a seat's token.
+    pub seat: Option<Rate>,
+}
+
+impl Default for Rates {
+    fn default() -> Rates {
+        Rates {
+            create: Rate::per_minute(30),
+            import: Rate::per_minute(10),
+            moves: Rate::per_minute(300),
+            analyse: Rate::per_minute(60),
+            websocket: Rate::per_minute(60),
+            seat: Rate::per_minute(20),
+        }
+    }
 }
 
 impl Config {
     /// Defaults: 127.0.0.1:8080, the per-user data directory, one second
-    /// per AI move, one AI search per core.
+    /// per AI move, one AI search per core, the limits of docs/API.md.
     pub fn new(data_dir: PathBuf) -> Config {
+        let ai_workers = std::thread::available_parallelism().map_or(1, |n| n.get());
         Config {
             bind: IpAddr::from([127, 0, 0, 1]),
             port: 8080,
             data_dir,
             ai_movetime_ms: 1000,
-            ai_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ai_workers,
             analyse_max_ms: 5000,
             sync: SyncMode::Full,
+            ai_jobs_per_client: (ai_workers / 2).max(1),
+            ai_queue_per_client: 16,
+            ai_queue: 1024,
+            rates: Rates::default(),
+            trust_proxy: false,
+            ws_per_game: 2000,
+            ws_per_client: 50,
+            ws_send_timeout: Duration::from_secs(10),
+            idle_game: Duration::from_secs(600),
+            max_connections: 8192,
+            header_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(5),
+            public_url: None,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -72,5 +203,5 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String>
         .thread_name("punct-server")
         .build()
         .map_err(|e| format!("cannot start the server runtime: {e}"))?;
-    runtime.block_on(api::serve(config, ready))
+    runtime.block_on(serve::serve(config, ready))
 }

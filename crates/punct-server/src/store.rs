@@ -45,6 +45,13 @@ pub struct GameRow {
     pub status: String,
     /// Plies played (for listings).
     pub plies: i64,
+    /// The code that claims the online seat still waiting for its player
+    /// (`None` once claimed, and in other modes).
+    pub invite: Option<String>,
+    /// The game came from an imported record.
+    pub imported: bool,
+    /// An imported record's own tags, as a JSON array of `[name, value]`.
+    pub tags: Option<String>,
 }
 
 const SCHEMA: &str = "
@@ -66,14 +73,17 @@ CREATE TABLE IF NOT EXISTS games (
     updated     INTEGER NOT NULL,
     version     INTEGER NOT NULL,
     status      TEXT NOT NULL,
-    plies       INTEGER NOT NULL
+    plies       INTEGER NOT NULL,
+    invite      TEXT,
+    imported    INTEGER NOT NULL DEFAULT 0,
+    tags        TEXT
 );
 CREATE INDEX IF NOT EXISTS games_by_update ON games (updated DESC);
 ";
 
 const COLUMNS: &str = "id, variant, mode, ai_level, ai_side, white_token, black_token, start, \
                        moves, result, reason, draw_offer, takeback, created, updated, version, \
-                       status, plies";
+                       status, plies, invite, imported, tags";
 
 fn row_to_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -95,6 +105,9 @@ fn row_to_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         version: r.get(15)?,
         status: r.get(16)?,
         plies: r.get(17)?,
+        invite: r.get(18)?,
+        imported: r.get(19)?,
+        tags: r.get(20)?,
     })
 }
 
@@ -127,12 +140,42 @@ fn open(path: &Path, sync: SyncMode) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
-type Ack = oneshot::Sender<Result<(), String>>;
+type Ack = oneshot::Sender<Result<(), SaveError>>;
+
+/// Why a write did not land.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveError {
+    /// An insert found a game with that id already: nothing was written.
+    Duplicate,
+    /// An update found the game at another version than expected (it
+    /// changed meanwhile): nothing was written.
+    Stale,
+    /// The database failed.
+    Failed(String),
+}
+
+impl std::fmt::Display for SaveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SaveError::Duplicate => write!(f, "a game with this id exists already"),
+            SaveError::Stale => write!(f, "the game changed meanwhile"),
+            SaveError::Failed(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// One queued write.
+enum Write {
+    /// A new game: never replaces one.
+    Insert(GameRow),
+    /// A changed game, expected at this version in the database.
+    Update(GameRow, i64),
+}
 
 /// The database: a writer thread and a connection for reads.
 pub struct Store {
     path: PathBuf,
-    writes: Mutex<mpsc::Sender<(GameRow, Ack)>>,
+    writes: Mutex<mpsc::Sender<(Write, Ack)>>,
     reader: Mutex<Connection>,
 }
 
@@ -146,7 +189,7 @@ impl Store {
         let writer = open(&path, sync).map_err(fail)?;
         writer.execute_batch(SCHEMA).map_err(fail)?;
         let reader = open(&path, sync).map_err(fail)?;
-        let (tx, rx) = mpsc::channel::<(GameRow, Ack)>();
+        let (tx, rx) = mpsc::channel::<(Write, Ack)>();
         std::thread::Builder::new()
             .name("punct-db-writer".into())
             .spawn(move || write_loop(writer, rx))
@@ -162,16 +205,28 @@ impl Store {
         &self.path
     }
 
-    /// Writes `row` (insert or replace); returns once it is committed.
-    pub async fn save(&self, row: GameRow) -> Result<(), String> {
+    /// Stores a new game; returns once it is committed. Never replaces a
+    /// game: an id in use is [`SaveError::Duplicate`].
+    pub async fn insert(&self, row: GameRow) -> Result<(), SaveError> {
+        self.write(Write::Insert(row)).await
+    }
+
+    /// Stores a changed game that was at `expected_version` when it was
+    /// read; returns once it is committed. If the stored game is at
+    /// another version, nothing is written: [`SaveError::Stale`].
+    pub async fn update(&self, row: GameRow, expected_version: i64) -> Result<(), SaveError> {
+        self.write(Write::Update(row, expected_version)).await
+    }
+
+    async fn write(&self, write: Write) -> Result<(), SaveError> {
+        let stopped = || SaveError::Failed("database writer stopped".to_string());
         let (ack, done) = oneshot::channel();
         self.writes
             .lock()
-            .map_err(|_| "database writer unavailable".to_string())?
-            .send((row, ack))
-            .map_err(|_| "database writer stopped".to_string())?;
-        done.await
-            .map_err(|_| "database writer stopped".to_string())?
+            .map_err(|_| stopped())?
+            .send((write, ack))
+            .map_err(|_| stopped())?;
+        done.await.map_err(|_| stopped())?
     }
 
     pub fn load(&self, id: &str) -> Result<Option<GameRow>, String> {
@@ -213,36 +268,82 @@ impl Store {
     }
 }
 
-fn upsert(conn: &Connection, g: &GameRow) -> rusqlite::Result<()> {
-    conn.prepare_cached(&format!(
-        "INSERT OR REPLACE INTO games ({COLUMNS}) VALUES \
-         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
-    ))?
-    .execute(params![
-        g.id,
-        g.variant,
-        g.mode,
-        g.ai_level,
-        g.ai_side,
-        g.white_token,
-        g.black_token,
-        g.start,
-        g.moves,
-        g.result,
-        g.reason,
-        g.draw_offer,
-        g.takeback,
-        g.created,
-        g.updated,
-        g.version,
-        g.status,
-        g.plies
-    ])?;
-    Ok(())
+fn row_params(g: &GameRow) -> [&dyn rusqlite::ToSql; 21] {
+    [
+        &g.id,
+        &g.variant,
+        &g.mode,
+        &g.ai_level,
+        &g.ai_side,
+        &g.white_token,
+        &g.black_token,
+        &g.start,
+        &g.moves,
+        &g.result,
+        &g.reason,
+        &g.draw_offer,
+        &g.takeback,
+        &g.created,
+        &g.updated,
+        &g.version,
+        &g.status,
+        &g.plies,
+        &g.invite,
+        &g.imported,
+        &g.tags,
+    ]
 }
 
-/// Commits queued writes in batches until every sender is gone.
-fn write_loop(mut conn: Connection, rx: mpsc::Receiver<(GameRow, Ack)>) {
+const PLACES: &str =
+    "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21";
+
+/// Runs one write inside the batch's transaction. A failed statement
+/// leaves the transaction usable (SQLite rolls back that statement only),
+/// so one write's failure is that write's answer alone.
+fn apply(conn: &Connection, write: &Write) -> Result<(), SaveError> {
+    let failed = |e: rusqlite::Error| SaveError::Failed(format!("database write failed: {e}"));
+    match write {
+        Write::Insert(g) => {
+            let mut stmt = conn
+                .prepare_cached(&format!("INSERT INTO games ({COLUMNS}) VALUES ({PLACES})"))
+                .map_err(failed)?;
+            match stmt.execute(&row_params(g)[..]) {
+                Ok(_) => Ok(()),
+                Err(rusqlite::Error::SqliteFailure(e, _))
+                    if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+                {
+                    Err(SaveError::Duplicate)
+                }
+                Err(e) => Err(failed(e)),
+            }
+        }
+        Write::Update(g, expected) => {
+            let set: Vec<String> = COLUMNS
+                .split(", ")
+                .enumerate()
+                .skip(1)
+                .map(|(i, c)| format!("{c} = ?{}", i + 1))
+                .collect();
+            let mut stmt = conn
+                .prepare_cached(&format!(
+                    "UPDATE games SET {} WHERE id = ?1 AND version = ?22",
+                    set.join(", ")
+                ))
+                .map_err(failed)?;
+            let mut params: Vec<&dyn rusqlite::ToSql> = row_params(g).to_vec();
+            params.push(expected);
+            match stmt.execute(&params[..]) {
+                Ok(1) => Ok(()),
+                Ok(_) => Err(SaveError::Stale),
+                Err(e) => Err(failed(e)),
+            }
+        }
+    }
+}
+
+/// Commits queued writes in batches until every sender is gone. Each
+/// write gets its own answer; a failed commit fails the whole batch.
+fn write_loop(mut conn: Connection, rx: mpsc::Receiver<(Write, Ack)>) {
     while let Ok(first) = rx.recv() {
         let mut batch = vec![first];
         while batch.len() < 256 {
@@ -251,17 +352,25 @@ fn write_loop(mut conn: Connection, rx: mpsc::Receiver<(GameRow, Ack)>) {
                 Err(_) => break,
             }
         }
-        let outcome = (|| -> rusqlite::Result<()> {
+        let committed = (|| -> rusqlite::Result<Vec<Result<(), SaveError>>> {
             let tx = conn.transaction()?;
-            for (row, _) in &batch {
-                upsert(&tx, row)?;
+            let answers = batch.iter().map(|(w, _)| apply(&tx, w)).collect();
+            tx.commit()?;
+            Ok(answers)
+        })();
+        match committed {
+            Ok(answers) => {
+                for ((_, ack), answer) in batch.into_iter().zip(answers) {
+                    // A requester that went away no longer needs the answer.
+                    let _ = ack.send(answer);
+                }
             }
-            tx.commit()
-        })()
-        .map_err(|e| format!("database write failed: {e}"));
-        for (_, ack) in batch {
-            // A requester that went away no longer needs the answer.
-            let _ = ack.send(outcome.clone());
+            Err(e) => {
+                let e = SaveError::Failed(format!("database write failed: {e}"));
+                for (_, ack) in batch {
+                    let _ = ack.send(Err(e.clone()));
+                }
+            }
         }
     }
 }

@@ -1,0 +1,596 @@
+//! The HTTP routes: pages, games, records, the board.
+
+use crate::app::{new_token, App, Shared};
+use crate::error::ApiError;
+use crate::games::{now_ms, side_from_name, LiveGame, Mode};
+use crate::store::GameRow;
+use crate::{ai, live, web};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use punct_core::{Position, Record, Side, Variant};
+use rand::Rng;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// Largest request body (a long game record fits many times over).
+const BODY_LIMIT: usize = 64 * 1024;
+
+pub(crate) fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/game/{id}", get(page))
+        .route("/static/{file}", get(static_file))
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/import", post(import_game))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/moves", post(post_move))
+        .route("/api/games/{id}/resign", post(post_resign))
+        .route("/api/games/{id}/draw", post(post_draw))
+        .route("/api/games/{id}/takeback", post(post_takeback))
+        .route("/api/games/{id}/record", get(get_record))
+        .route("/api/games/{id}/live", get(live::live))
+        .route("/api/analyse", post(ai::analyse))
+        .route("/api/board", get(board))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(app)
+}
+
+// ------------------------------------------------------------ helpers
+
+/// JSON request bodies whose rejections are API errors (JSON too).
+pub(crate) struct Body<T>(pub(crate) T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(v)) => Ok(Body(v)),
+            Err(rejection) => Err(body_error(rejection)),
+        }
+    }
+}
+
+/// Every body rejection is a 400 (the documented contract), except a body
+/// over the limit (413).
+pub(crate) fn body_error(r: JsonRejection) -> ApiError {
+    match r.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!("the request body is over {BODY_LIMIT} bytes"),
+        ),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::bad_request(
+            "not_json",
+            "the request body must be JSON (Content-Type: application/json)",
+        ),
+        _ => ApiError::bad_request("bad_json", r.body_text()),
+    }
+}
+
+/// Query strings whose rejections are API errors (JSON too).
+pub(crate) struct Params<T>(pub(crate) T);
+
+impl<T: DeserializeOwned, S: Send + Sync> axum::extract::FromRequestParts<S> for Params<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(v)) => Ok(Params(v)),
+            Err(r) => Err(ApiError::bad_request("bad_query", r.body_text())),
+        }
+    }
+}
+
+pub(crate) fn json_text(status: StatusCode, text: impl Into<String>) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        text.into(),
+    )
+        .into_response()
+}
+
+// ------------------------------------------------------------ pages
+
+pub(crate) async fn page() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        web::index(),
+    )
+        .into_response()
+}
+
+pub(crate) async fn static_file(Path(file): Path<String>) -> Response {
+    match web::file(&file) {
+        Some((content_type, bytes)) => {
+            ([(header::CONTENT_TYPE, content_type)], bytes).into_response()
+        }
+        None => ApiError::not_found("not_found", format!("no file `{file}`")).into_response(),
+    }
+}
+
+pub(crate) async fn method_not_allowed(req: Request) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!(
+            "{} is not allowed on {} (docs/API.md lists the methods)",
+            req.method(),
+            req.uri().path()
+        ),
+    )
+}
+
+pub(crate) async fn not_found(req: Request) -> ApiError {
+    ApiError::not_found(
+        "not_found",
+        format!("no such endpoint: {} {}", req.method(), req.uri().path()),
+    )
+}
+
+// ------------------------------------------------------------ games
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NewGame {
+    #[serde(default)]
+    variant: Option<String>,
+    /// `ai`, `hotseat` or `online`.
+    mode: String,
+    /// The AI's level (1–4), with mode `ai`.
+    #[serde(default)]
+    level: Option<u32>,
+    /// The creator's colour: `white`, `black` or `random` (mode `ai`:
+    /// the person's colour; `online`: the creator's seat).
+    #[serde(default)]
+    side: Option<String>,
+}
+
+pub(crate) fn parse_variant(v: Option<&str>) -> Result<Variant, ApiError> {
+    match v.unwrap_or("standard") {
+        "standard" => Ok(Variant::Standard),
+        "basic" => Ok(Variant::Basic),
+        other => Err(ApiError::bad_request(
+            "bad_variant",
+            format!("`{other}` is not a variant: use standard or basic"),
+        )),
+    }
+}
+
+impl App {
+    pub(crate) fn pick_side(&self, side: Option<&str>) -> Result<Side, ApiError> {
+        match side.unwrap_or("white") {
+            "random" => Ok(if self.rng.lock().expect("rng lock").random_bool(0.5) {
+                Side::White
+            } else {
+                Side::Black
+            }),
+            s => side_from_name(s).ok_or_else(|| {
+                ApiError::bad_request(
+                    "bad_side",
+                    format!("`{s}` is not a colour: use white, black or random"),
+                )
+            }),
+        }
+    }
+
+    /// A new game's row and the response listing its seats and links.
+    pub(crate) fn new_row(
+        &self,
+        variant: Variant,
+        mode: Mode,
+        start: &Position,
+        creator: Side,
+    ) -> GameRow {
+        let now = now_ms();
+        let (white_token, black_token) = match mode {
+            Mode::Ai { side, .. } => {
+                let t = Some(new_token(self, 24));
+                if side == Side::White {
+                    (None, t)
+                } else {
+                    (t, None)
+                }
+            }
+            Mode::Hotseat => {
+                let t = Some(new_token(self, 24));
+                (t.clone(), t)
+            }
+            Mode::Online => (Some(new_token(self, 24)), Some(new_token(self, 24))),
+        };
+        let _ = creator;
+        GameRow {
+            id: new_token(self, 10),
+            variant: variant.name().to_string(),
+            mode: mode.name().to_string(),
+            ai_level: match mode {
+                Mode::Ai { level, .. } => Some(level),
+                _ => None,
+            },
+            ai_side: match mode {
+                Mode::Ai { side, .. } => Some(side.name().to_string()),
+                _ => None,
+            },
+            white_token,
+            black_token,
+            start: start.to_position_string(),
+            moves: String::new(),
+            result: None,
+            reason: None,
+            draw_offer: None,
+            takeback: None,
+            created: now,
+            updated: now,
+            version: 1,
+            status: "ongoing".to_string(),
+            plies: 0,
+            invite: None,
+            imported: false,
+            tags: None,
+        }
+    }
+
+    /// Stores a new game and answers with its seats, links and state.
+    pub(crate) async fn open_game(
+        self: &Arc<Self>,
+        mut game: LiveGame,
+        creator: Side,
+    ) -> Result<Response, ApiError> {
+        // A new id that is in use already gets another: a game is never
+        // overwritten.
+        let mut tries = 0;
+        loop {
+            match self.store.insert(game.row.clone()).await {
+                Ok(()) => break,
+                Err(crate::store::SaveError::Duplicate) if tries < 8 => {
+                    tries += 1;
+                    game.row.id = new_token(self, 10);
+                }
+                Err(e) => return Err(ApiError::internal(e.to_string())),
+            }
+        }
+        let id = game.row.id.clone();
+        let link = |token: &Option<String>| token.as_ref().map(|t| format!("/game/{id}?token={t}"));
+        let body = json!({
+            "id": id,
+            "seats": {"white": game.row.white_token, "black": game.row.black_token},
+            "links": {
+                "white": link(&game.row.white_token),
+                "black": link(&game.row.black_token),
+                "spectate": format!("/game/{id}"),
+            },
+            "you": creator.name(),
+            "game": game.to_json(),
+        });
+        let slot = self.insert(game);
+        self.kick_ai(&slot).await;
+        Ok((StatusCode::CREATED, axum::Json(body)).into_response())
+    }
+}
+
+pub(crate) async fn create_game(
+    State(app): Shared,
+    Body(req): Body<NewGame>,
+) -> Result<Response, ApiError> {
+    let variant = parse_variant(req.variant.as_deref())?;
+    let creator = app.pick_side(req.side.as_deref())?;
+    let mode = match req.mode.as_str() {
+        "ai" => {
+            let level = req.level.unwrap_or(4);
+            if !(1..=4).contains(&level) {
+                return Err(ApiError::bad_request(
+                    "bad_level",
+                    format!("level {level} does not exist: use 1 to 4"),
+                ));
+            }
+            Mode::Ai {
+                level,
+                side: creator.opponent(),
+            }
+        }
+        "hotseat" => Mode::Hotseat,
+        "online" => Mode::Online,
+        other => {
+            return Err(ApiError::bad_request(
+                "bad_mode",
+                format!("`{other}` is not a mode: use ai, hotseat or online"),
+            ))
+        }
+    };
+    if req.level.is_some() && !matches!(mode, Mode::Ai { .. }) {
+        return Err(ApiError::bad_request(
+            "bad_level",
+            "a level is only for games against the AI",
+        ));
+    }
+    let start = Position::new(variant);
+    let row = app.new_row(variant, mode, &start, creator);
+    let game = LiveGame::new(row, start).map_err(ApiError::internal)?;
+    app.open_game(game, creator).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Import {
+    record: String,
+    /// How to go on from the record's last position: `hotseat` (default),
+    /// `online` or `ai` (with `level` and `side`).
+    #[serde(default)]
+    mode: Option<String>,
+    #[serde(default)]
+    level: Option<u32>,
+    #[serde(default)]
+    side: Option<String>,
+}
+
+pub(crate) async fn import_game(
+    State(app): Shared,
+    Body(req): Body<Import>,
+) -> Result<Response, ApiError> {
+    let record = Record::parse(&req.record)
+        .map_err(|e| ApiError::unprocessable("bad_record", format!("the record: {e}")))?;
+    let replayed = record
+        .replay()
+        .map_err(|e| ApiError::unprocessable("bad_record", format!("the record: {e}")))?;
+    let start = replayed.start().clone();
+    let variant = start.variant();
+    let creator = app.pick_side(req.side.as_deref())?;
+    let mode = match req.mode.as_deref().unwrap_or("hotseat") {
+        "ai" => Mode::Ai {
+            level: match req.level.unwrap_or(4) {
+                l @ 1..=4 => l,
+                l => {
+                    return Err(ApiError::bad_request(
+                        "bad_level",
+                        format!("level {l} does not exist: use 1 to 4"),
+                    ))
+                }
+            },
+            side: creator.opponent(),
+        },
+        "hotseat" => Mode::Hotseat,
+        "online" => Mode::Online,
+        other => {
+            return Err(ApiError::bad_request(
+                "bad_mode",
+                format!("`{other}` is not a mode: use ai, hotseat or online"),
+            ))
+        }
+    };
+    let mut row = app.new_row(variant, mode, &start, creator);
+    row.moves = record
+        .moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    // A decisive result the position does not show (a resignation) is kept.
+    let shown = punct_core::Outcome::from_status(replayed.position().status());
+    if record.outcome != punct_core::Outcome::Unfinished && shown != record.outcome {
+        row.result = Some(record.outcome.token().to_string());
+        row.reason = Some(
+            record
+                .tag("Termination")
+                .filter(|t| t.starts_with("resignation:") || *t == "agreement")
+                .unwrap_or("recorded")
+                .to_string(),
+        );
+    }
+    let mut game = LiveGame::from_row(row).map_err(ApiError::internal)?;
+    game.row.status = if game.is_over() {
+        game.outcome().token().to_string()
+    } else {
+        "ongoing".to_string()
+    };
+    game.row.plies = game.game.len() as i64;
+    app.open_game(game, creator).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListQuery {
+    status: Option<String>,
+    limit: Option<u32>,
+}
+
+pub(crate) async fn list_games(
+    State(app): Shared,
+    Params(q): Params<ListQuery>,
+) -> Result<Response, ApiError> {
+    if let Some(s) = q.status.as_deref() {
+        if s != "ongoing" && s != "over" {
+            return Err(ApiError::bad_request(
+                "bad_status",
+                format!("`{s}` is not a status: use ongoing or over"),
+            ));
+        }
+    }
+    let limit = q.limit.unwrap_or(50).clamp(1, 500);
+    let rows = app
+        .store
+        .recent(q.status.as_deref(), limit)
+        .map_err(ApiError::internal)?;
+    let games: Vec<Value> = rows.iter().map(LiveGame::summary).collect();
+    Ok(axum::Json(json!({ "games": games })).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GameQuery {
+    /// Show the game as it was after this many plies (replay).
+    ply: Option<usize>,
+    /// A seat token: the answer says which seats it holds (`you`).
+    token: Option<String>,
+}
+
+pub(crate) async fn get_game(
+    State(app): Shared,
+    Path(id): Path<String>,
+    Params(q): Params<GameQuery>,
+) -> Result<Response, ApiError> {
+    let slot = app.slot(&id).await?;
+    let game = slot.game.lock().await;
+    let mut state = match q.ply {
+        None => game.to_json(),
+        Some(ply) => game.to_json_at(ply).ok_or_else(|| {
+            ApiError::bad_request(
+                "bad_ply",
+                format!(
+                    "ply {ply} is past the end: {} plies have been played",
+                    game.game.len()
+                ),
+            )
+        })?,
+    };
+    if let Some(token) = q.token.as_deref() {
+        let you: Vec<&str> = game.seats(token).iter().map(|s| s.name()).collect();
+        state.set("you", json!(you));
+    }
+    Ok(json_text(StatusCode::OK, state.to_text()))
+}
+
+/// The board and the pieces' shapes, for drawing (no rules: which moves
+/// are legal always comes from a game's state).
+pub(crate) async fn board() -> Response {
+    use punct_core::{Cell, Edge, Kind};
+    let i9: Cell = "I9".parse().expect("I9 is a cell");
+    let cells: Vec<Value> = Cell::all()
+        .map(|c| {
+            let edges: Vec<&str> = Edge::PAIRS
+                .iter()
+                .flat_map(|&(a, b)| [a, b])
+                .filter(|e| e.contains(c))
+                .map(|e| e.name())
+                .collect();
+            json!({"name": c.to_string(), "col": c.col(), "row": c.row(),
+                   "central": c.is_central(), "edges": edges})
+        })
+        .collect();
+    let mut kinds = serde_json::Map::new();
+    for kind in Kind::ALL {
+        // Each rotation's dots (PÜNCT first) as column/row steps from the PÜNCT.
+        let rotations: Vec<Value> = (0..kind.rotations())
+            .map(|r| {
+                let cells = punct_core::footprint(kind, i9, r).expect("I9 fits every piece");
+                Value::Array(
+                    cells
+                        .iter()
+                        .map(|c| {
+                            json!([
+                                c.col() as i32 - i9.col() as i32,
+                                c.row() as i32 - i9.row() as i32
+                            ])
+                        })
+                        .collect(),
+                )
+            })
+            .collect();
+        kinds.insert(
+            kind.to_string(),
+            json!({"count": kind.count(), "rotations": rotations}),
+        );
+    }
+    let pairs: Vec<Value> = Edge::PAIRS
+        .iter()
+        .map(|(a, b)| json!([a.name(), b.name()]))
+        .collect();
+    axum::Json(json!({"cells": cells, "pairs": pairs, "kinds": kinds})).into_response()
+}
+
+pub(crate) async fn get_record(
+    State(app): Shared,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let slot = app.slot(&id).await?;
+    let text = slot.game.lock().await.record();
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-punct-record; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"punct-{id}.pgn\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MoveRequest {
+    #[serde(rename = "move")]
+    mv: String,
+    token: String,
+    /// Plies played in the position the move was chosen in (optional).
+    #[serde(default)]
+    ply: Option<usize>,
+}
+
+pub(crate) async fn post_move(
+    State(app): Shared,
+    Path(id): Path<String>,
+    Body(req): Body<MoveRequest>,
+) -> Result<Response, ApiError> {
+    let state = app
+        .change(&id, |g| g.play(&req.token, &req.mv, req.ply))
+        .await?;
+    Ok(json_text(StatusCode::OK, state.state.to_string()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TokenOnly {
+    token: String,
+}
+
+pub(crate) async fn post_resign(
+    State(app): Shared,
+    Path(id): Path<String>,
+    Body(req): Body<TokenOnly>,
+) -> Result<Response, ApiError> {
+    let state = app.change(&id, |g| g.resign(&req.token)).await?;
+    Ok(json_text(StatusCode::OK, state.state.to_string()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ActionRequest {
+    token: String,
+    action: String,
+}
+
+pub(crate) async fn post_draw(
+    State(app): Shared,
+    Path(id): Path<String>,
+    Body(req): Body<ActionRequest>,
+) -> Result<Response, ApiError> {
+    let state = app.change(&id, |g| g.draw(&req.token, &req.action)).await?;
+    Ok(json_text(StatusCode::OK, state.state.to_string()))
+}
+
+pub(crate) async fn post_takeback(
+    State(app): Shared,
+    Path(id): Path<String>,
+    Body(req): Body<ActionRequest>,
+) -> Result<Response, ApiError> {
+    let state = app
+        .change(&id, |g| g.takeback(&req.token, &req.action))
+        .await?;
+    Ok(json_text(StatusCode::OK, state.state.to_string()))
+}
