@@ -6,15 +6,19 @@
 //! criterion reports leaves/s, moves/s or games/s directly.
 //!
 //! The mid-game positions are reached by fixed move sequences taken from
-//! `shared/cases/public.jsonl` (by 1-based line number, as in `docs/PERFT.md`);
-//! the setup checks each against the legal-move count recorded in that file,
-//! so a benchmark never measures a position other than the intended one.
+//! `tests/data/public.jsonl` (by 1-based line number, as in `docs/PERFT.md`);
+//! the setup checks each sequence and legal-move count against that file, so
+//! a benchmark never measures a position other than the intended one.
+
+#[path = "../tests/data/cases.rs"]
+mod cases;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use punct_core::{parse_moves, Game, Move, Position, Variant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// A mid-game position from the public cases: (line, variant, moves, legal count).
@@ -135,7 +139,25 @@ const PLAYOUT_GAMES: u64 = 16;
 /// Safety net only (the benchmarked games are checked to end well before).
 const MAX_PLIES: usize = 10_000;
 
+/// The committed public cases (the lines [`MIDGAME`] refers to), read once.
+fn public_cases() -> &'static [cases::TestCase] {
+    static CASES: OnceLock<Vec<cases::TestCase>> = OnceLock::new();
+    CASES.get_or_init(|| cases::read_cases(&cases::public_cases_path()))
+}
+
 fn position(c: &Case) -> Position {
+    let from_file = public_cases()
+        .iter()
+        .find(|p| p.line == c.line)
+        .unwrap_or_else(|| panic!("public.jsonl has no line {}", c.line));
+    assert!(
+        from_file.variant == c.variant
+            && from_file.moves.join(" ")
+                == c.moves.split_whitespace().collect::<Vec<_>>().join(" ")
+            && from_file.legal_count == c.legal as u64,
+        "public.jsonl line {}: the benchmark's copy of the case differs",
+        c.line
+    );
     let moves = parse_moves(c.moves).expect("case moves parse");
     let game = Game::replay(Position::new(c.variant), &moves).expect("case moves are legal");
     let pos = game.position().clone();

@@ -7,8 +7,10 @@
 //! because it needs an optimised build:
 //! `cargo test --release -p punct-core --test perft -- --ignored`.
 
+#[path = "data/cases.rs"]
+mod cases;
+
 use punct_core::{parse_moves, Game, Kind, Move, Position, Variant};
-use std::path::PathBuf;
 
 /// One perft position.
 struct Case {
@@ -18,7 +20,7 @@ struct Case {
     moves: &'static str,
     /// The position string those moves reach.
     position: &'static str,
-    /// The 1-based line of `shared/cases/public.jsonl` with the same moves,
+    /// The 1-based line of `tests/data/public.jsonl` with the same moves,
     /// and its `legal_count` (from an independent implementation).
     public: Option<(usize, u64)>,
     /// `perft(1)`, `perft(2)`, … .
@@ -278,50 +280,26 @@ fn depth_one_matches_the_public_cases() {
             assert_eq!(reach(case).count_legal(), count, "{}", case.name);
         }
     }
-    // The table's moves and counts are copied from the file: re-read it when
-    // it is there, so that a copying mistake cannot hide.
-    let path = std::env::var("PUNCT_CASES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/cases/public.jsonl")
-        });
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!(
-            "{} not found: checked the copied values only",
-            path.display()
-        );
-        return;
-    };
-    let lines: Vec<&str> = text.lines().collect();
+    // The table's moves and counts are copied from the committed public
+    // cases (whose line numbers they give, so `PUNCT_CASES` does not apply
+    // here): re-read the file, so that a copying mistake cannot hide.
+    let public = cases::read_cases(&cases::public_cases_path());
     for case in CASES {
         let Some((line, count)) = case.public else {
             continue;
         };
-        let json: serde_json::Value = serde_json::from_str(lines[line - 1]).unwrap();
-        let moves: Vec<&str> = json["moves"]
-            .as_array()
-            .unwrap()
+        let from_file = public
             .iter()
-            .map(|m| m.as_str().unwrap())
-            .collect();
+            .find(|c| c.line == line)
+            .unwrap_or_else(|| panic!("{}: no line {line} in the public cases", case.name));
         assert_eq!(
-            moves.join(" "),
+            from_file.moves.join(" "),
             case.moves.split_whitespace().collect::<Vec<_>>().join(" "),
             "{}",
             case.name
         );
-        assert_eq!(
-            json["variant"].as_str().unwrap(),
-            case.variant.name(),
-            "{}",
-            case.name
-        );
-        assert_eq!(
-            json["legal_count"].as_u64().unwrap(),
-            count,
-            "{}",
-            case.name
-        );
+        assert_eq!(from_file.variant, case.variant, "{}", case.name);
+        assert_eq!(from_file.legal_count, count, "{}", case.name);
     }
 }
 
