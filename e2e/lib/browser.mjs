@@ -52,9 +52,18 @@ export function serverAndBrowser() {
 export async function newPage(browser, label, contextOptions = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...contextOptions });
   context.setDefaultTimeout(T.step);
+  // Every Content-Security-Policy violation, across navigations and reloads.
+  const csp = [];
+  await context.exposeBinding('__punctCspViolation', (source, text) => { csp.push(text); });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__punctCspViolation(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile || '?'}:${e.lineNumber}`);
+    });
+  });
   const page = await context.newPage();
   page.label = label;
   page.problems = [];
+  page.cspViolations = csp;
   page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console.error: ${m.text()}`); });
   return page;
@@ -86,7 +95,11 @@ export function note(t, text) {
  */
 export async function withArtifacts(prefix, pages, fn) {
   try {
-    return await fn();
+    const result = await fn();
+    // The page must work under the server's Content-Security-Policy.
+    const csp = pages().flatMap((p) => (p.cspViolations || []).map((v) => `${p.label}: ${v}`));
+    if (csp.length) throw new Error(`Content-Security-Policy violations:\n${csp.join('\n')}`);
+    return result;
   } catch (e) {
     for (const p of pages()) {
       await shot(p, prefix, `FAIL-${p.label || 'page'}`);
@@ -164,18 +177,43 @@ export async function waitInSync(page, api, id, opts = {}) {
   return g;
 }
 
-/** Parses /game/{id}?token=T. */
+/** Parses /game/{id}#token=T, /game/{id}#invite=C and the old /game/{id}?token=T. */
 export function gameUrlParts(url) {
   const u = new URL(url);
   const m = u.pathname.match(/^\/game\/([^/]+)$/);
-  return m ? { id: m[1], token: u.searchParams.get('token') } : null;
+  if (!m) return null;
+  const fragment = new URLSearchParams(u.hash.slice(1));
+  return { id: m[1], token: fragment.get('token') || u.searchParams.get('token'), invite: fragment.get('invite') };
 }
 
+/** The seat token the page keeps for game `id` in the browser's storage (null: none). */
+export function storedToken(page, id) {
+  return page.evaluate((id) => {
+    try {
+      const v = JSON.parse(localStorage.getItem('punct:games') || '{}')[id];
+      return (typeof v === 'string' ? v : v && v.token) || null;
+    } catch {
+      return null;
+    }
+  }, id);
+}
+
+/**
+ * Waits for the game screen; answers {id, token}: the token from the
+ * browser's storage, where the page keeps it (never in the address).
+ */
 export async function waitGamePage(page, timeout = T.step * 2) {
-  await page.waitForURL(/\/game\/[^/?]+/, { timeout });
+  await page.waitForURL(/\/game\/[^/?#]+/, { timeout });
   await page.locator(tid('game')).waitFor({ state: 'visible', timeout });
   await page.locator(`${BOARD} [data-cell]`).first().waitFor({ state: 'attached', timeout });
-  return gameUrlParts(page.url());
+  const parts = gameUrlParts(page.url());
+  return { id: parts.id, token: await storedToken(page, parts.id) };
+}
+
+/** The seats the page says it holds (the game root's data-seats). */
+export async function pageSeats(page) {
+  const seats = await page.locator(tid('game')).evaluate((el) => el.dataset.seats || '');
+  return seats.split(' ').filter(Boolean);
 }
 
 /**

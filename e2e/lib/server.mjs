@@ -77,10 +77,10 @@ export class ApiError extends Error {
 export class Api {
   constructor(base) { this.base = base; }
 
-  async req(method, p, body) {
+  async req(method, p, body, headers = {}) {
     const res = await fetch(this.base + p, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(15000),
     });
@@ -92,6 +92,8 @@ export class Api {
   }
 
   game(id, ply) { return this.req('GET', `/api/games/${id}${ply === undefined ? '' : `?ply=${ply}`}`); }
+  /** The seats `token` holds in game `id` (the state's `you`, asked with the X-Punct-Token header). */
+  async you(id, token) { return (await this.req('GET', `/api/games/${id}`, undefined, { 'x-punct-token': token })).you; }
   games(query = '') { return this.req('GET', `/api/games${query}`); }
   create(body) { return this.req('POST', '/api/games', body); }
   importRecord(body) { return this.req('POST', '/api/games/import', body); }

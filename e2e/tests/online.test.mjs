@@ -1,14 +1,19 @@
-// 3. An online game from the start screen: two browser contexts, one per
-// seat link, and a third one spectating. Every move shows up on all three
-// pages (data-ply, the move list, the pieces drawn). Also takebacks asked
-// by one seat and accepted / declined by the other, and draw offers
-// declined and then accepted.
+// 3. An online game from the start screen, with private seats: the
+// creator lands in the game holding one seat and sees the invite link;
+// a second browser context opens the invite and gets the other seat (the
+// address keeps no token, a reload keeps the seat); a third context opening
+// the same invite watches, and says why. Both players' pages and a
+// spectator's show every move (data-ply, the move list, the pieces
+// drawn). Also a new link for a seat (the old one stops working),
+// takebacks asked by one seat and accepted / declined by the other, draw
+// offers declined and then accepted, and no Content-Security-Policy
+// violation on any page (lib/browser.mjs checks every page of every test).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Geometry, classify } from '../lib/rules.mjs';
 import {
   serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
-  playByClicks, gameUrlParts, note, waitBoardShows,
+  playByClicks, gameUrlParts, note, waitBoardShows, pageSeats, messageText, storedToken,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'online';
@@ -27,43 +32,107 @@ async function moveListText(page) {
   return (await page.locator(tid('move-list')).textContent()) || '';
 }
 
-test('online game: two seats and a spectator see every move', { timeout: 90000 }, async (t) => {
+/** Waits until the page's game root says it holds `seats` (e.g. ['black'], or [] watching). */
+async function waitSeats(page, seats) {
+  await page.waitForFunction((want) => {
+    const el = document.querySelector('[data-testid="game"]');
+    return el && el.dataset.ply !== undefined && (el.dataset.seats || '') === want;
+  }, seats.join(' '), { timeout: T.step, polling: 50 })
+    .catch(async () => { throw new Error(`${page.label}: holds ${JSON.stringify(await pageSeats(page))}, not ${JSON.stringify(seats)}`); });
+}
+
+test('online game: an invite claims the second seat once; seats and a spectator see every move', { timeout: 120000 }, async (t) => {
   const { server, browser } = env;
   const { api } = server;
   await withArtifacts(PREFIX, () => pages, async () => {
-    const a = await newPage(browser, 'creator');
+    const a = await newPage(browser, 'creator', {
+      viewport: { width: 1366, height: 768 }, permissions: ['clipboard-read', 'clipboard-write'],
+    });
     pages.push(a);
     await a.goto(server.url + '/');
     await a.locator(tid('variant')).selectOption('standard');
+    await a.locator(tid('ai-color')).selectOption('white');
     await a.locator(tid('start-online')).click();
+    const mine = await waitGamePage(a);
+    const id = mine.id;
+    assert.equal(a.url(), `${server.url}/game/${id}`, 'the creator\'s address carries no token');
+    assert.ok(mine.token, 'the creator\'s seat token is in the browser\'s storage');
+    assert.deepEqual(await api.you(id, mine.token), ['white']);
+    await waitSeats(a, ['white']);
+
+    // Waiting: the invite and spectator links, and a status that says so.
     const invite = await linkOf(a, 'invite-link');
     const spectate = await linkOf(a, 'spectate-link');
-    await shot(a, PREFIX, 'links');
     const inv = gameUrlParts(invite);
-    const spec = gameUrlParts(spectate);
-    assert.ok(inv?.token, `the invite link carries a token: ${invite}`);
-    assert.ok(spec && !spec.token, `the spectate link carries no token: ${spectate}`);
-    assert.equal(inv.id, spec.id);
-    await a.locator(tid('enter-game')).click();
-    const mine = await waitGamePage(a);
-    assert.equal(mine.id, inv.id);
-    assert.ok(mine.token && mine.token !== inv.token, 'enter-game goes to the creator\'s own seat');
-    const id = mine.id;
+    assert.equal(inv.id, id);
+    assert.ok(inv.invite && !inv.token, `the invite link carries an invite code, no token: ${invite}`);
+    assert.equal(spectate, `${server.url}/game/${id}`);
+    let g = await api.game(id);
+    assert.equal(g.mode, 'online');
+    assert.equal(g.invite_open, 'black');
+    assert.ok(!JSON.stringify(g).includes(inv.invite), 'the state never shows the invite code');
+    assert.match(await a.locator(tid('status')).innerText(), /not joined/);
+    for (const c of ['offer-draw', 'takeback']) {
+      assert.equal(await a.locator(tid(c)).isVisible(), false, `${c} is hidden while nobody could answer`);
+    }
+    await a.locator(tid('copy-invite')).click();
+    assert.equal(await a.evaluate(() => navigator.clipboard.readText()), invite, 'copy-invite copies the invite link');
+    await shot(a, PREFIX, 'waiting-1366x768');
+    await a.setViewportSize({ width: 390, height: 844 });
+    await a.locator(tid('invite-link')).waitFor({ state: 'visible' });
+    assert.ok(await a.evaluate(() => document.documentElement.scrollWidth - window.innerWidth) <= 1, 'the waiting screen fits a phone');
+    await shot(a, PREFIX, 'waiting-390x844');
+    await a.setViewportSize({ width: 1366, height: 768 });
 
+    // The invited player: the seat, a clean address, and a reload keeps it.
     const b = await newPage(browser, 'invited');
     pages.push(b);
     await b.goto(invite);
+    const theirs = await waitGamePage(b);
+    assert.equal(b.url(), `${server.url}/game/${id}`, 'the invited page\'s address carries no invite and no token');
+    assert.ok(theirs.token && theirs.token !== mine.token);
+    assert.deepEqual(await api.you(id, theirs.token), ['black']);
+    await waitSeats(b, ['black']);
+    await a.locator(tid('invite')).waitFor({ state: 'hidden' });
+    assert.equal((await api.game(id)).invite_open, null);
+    await b.reload();
     await waitGamePage(b);
+    assert.equal(b.url(), `${server.url}/game/${id}`);
+    await waitSeats(b, ['black']);
+
+    // The same invite again: a spectator, told why.
     const s = await newPage(browser, 'spectator');
     pages.push(s);
-    await s.goto(spectate);
+    await s.goto(invite);
     await waitGamePage(s);
+    assert.equal(s.url(), `${server.url}/game/${id}`);
+    await waitSeats(s, []);
+    assert.equal(await messageText(s), 'This invite has been used: you are watching.');
+    assert.equal(await storedToken(s, id), null);
+    await shot(s, PREFIX, 'invite-used');
 
-    let g = await api.game(id);
-    assert.equal(g.mode, 'online');
-    const seatA = await api.seatOf(id, mine.token);
-    const seatB = await api.seatOf(id, inv.token);
-    assert.notEqual(seatA, seatB);
+    // A new link for the invited seat: the old token stops working, the page plays on with the new one.
+    await b.locator(tid('renew-token')).click();
+    const seatLink = await linkOf(b, 'seat-link');
+    const renewed = gameUrlParts(seatLink);
+    assert.equal(renewed.id, id);
+    assert.ok(renewed.token && renewed.token !== theirs.token, `a new personal link: ${seatLink}`);
+    assert.match(await b.locator(tid('renew-note')).innerText(), /old link has stopped working/);
+    assert.deepEqual(await api.you(id, theirs.token), [], 'the old token holds no seat');
+    assert.deepEqual(await api.you(id, renewed.token), ['black']);
+    assert.equal(await storedToken(b, id), renewed.token);
+    await shot(b, PREFIX, 'renewed-link');
+    // The new link on another device holds the seat, and leaves the address clean.
+    const d = await newPage(browser, 'other-device');
+    await d.goto(seatLink);
+    await waitGamePage(d);
+    assert.equal(d.url(), `${server.url}/game/${id}`);
+    await waitSeats(d, ['black']);
+    assert.deepEqual(d.cspViolations, []);
+    await d.context().close();
+
+    const seatA = 'white';
+    const seatB = 'black';
     const bySide = { [seatA]: a, [seatB]: b };
     a.label = `creator-${seatA}`;
     b.label = `invited-${seatB}`;
@@ -160,5 +229,53 @@ test('online game: two seats and a spectator see every move', { timeout: 90000 }
         note(t, `spectator page shows a visible [data-testid=${c}] control`);
       }
     }
+  });
+});
+
+test('the page runs under the Content-Security-Policy, and breaking it is noticed', { timeout: 30000 }, async () => {
+  const { server, browser } = env;
+  const page = await newPage(browser, 'csp');
+  try {
+    const res = await page.goto(server.url + '/');
+    const policy = res.headers()['content-security-policy'] || '';
+    assert.match(policy, /script-src 'self'/);
+    assert.match(policy, /style-src 'self'/);
+    await page.locator(tid('start')).waitFor();
+    await page.locator(tid('recent-games')).waitFor();
+    assert.deepEqual(page.cspViolations, [], 'the start screen breaks no rule');
+    // The check is live: an inline style attribute is refused and reported.
+    await page.evaluate(() => {
+      const el = document.createElement('div');
+      el.setAttribute('style', 'color: red');
+      document.body.append(el);
+    });
+    await page.waitForFunction(() => true);
+    for (let i = 0; i < 50 && !page.cspViolations.length; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(page.cspViolations.some((v) => v.startsWith('style-src')), `an inline style is reported: ${page.cspViolations}`);
+  } finally {
+    await page.context().close();
+  }
+});
+
+test('a page whose seat got a new link elsewhere says so and watches', { timeout: 30000 }, async () => {
+  const { server, browser } = env;
+  const { api } = server;
+  const page = await newPage(browser, 'renewed-elsewhere');
+  pages.push(page);
+  await withArtifacts(`${PREFIX}-renewed`, () => [page], async () => {
+    const created = await api.create({ mode: 'hotseat' });
+    await page.goto(server.url + created.links.white);
+    await waitGamePage(page);
+    assert.equal(page.url(), `${server.url}/game/${created.id}`);
+    await waitSeats(page, ['white', 'black']);
+    // Another device renews the seat's token: this page's is void now.
+    await api.req('POST', `/api/games/${created.id}/token`, { token: created.seats.white });
+    const move = created.game.legal_moves.find((m) => m.startsWith('C@'));
+    await page.locator(tid('move-input')).fill(move);
+    await page.locator(tid('move-input')).press('Enter');
+    await page.waitForFunction(() => /new link was made/.test(document.querySelector('[data-testid="message"]')?.textContent || ''), null, { timeout: T.step });
+    await waitSeats(page, []);
+    assert.equal(await storedToken(page, created.id), null);
+    assert.equal((await api.game(created.id)).ply, 0);
   });
 });

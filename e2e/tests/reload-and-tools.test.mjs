@@ -54,6 +54,16 @@ test('reload mid-game, then stack view, replay, analysis, takeback, resign', { t
     assert.equal(await pieceCount(page), piecesBefore, 'the reloaded board draws as many pieces');
     await waitBoardShows(page, g, 'after the reload');
     await shot(page, PREFIX, 'after-reload');
+    assert.equal(url, `${server.url}/game/${id}`, 'the game\'s address carries no token');
+    // An old link with the token in the query still opens the seat, and
+    // the address is cleaned at once.
+    const legacy = await newPage(browser, 'legacy-link');
+    await legacy.goto(`${server.url}/game/${id}?token=${token}`);
+    await waitGamePage(legacy);
+    assert.equal(legacy.url(), `${server.url}/game/${id}`);
+    await legacy.waitForFunction(() => document.querySelector('[data-testid="game"]')?.dataset.seats === 'white', null, { timeout: T.step });
+    assert.deepEqual(legacy.cspViolations, []);
+    await legacy.context().close();
     g = await ourMove(page, api, id, geo, progress, t);
     assert.equal(g.ply, 8);
     await shot(page, PREFIX, 'moved-after-reload');

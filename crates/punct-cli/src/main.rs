@@ -76,7 +76,7 @@ enum Command {
     /// Play engines against each other: score, Elo, SPRT
     Match(match_cmd::MatchArgs),
     /// Run the game server: play in the browser at http://127.0.0.1:8080
-    Serve(serve_cmd::ServeArgs),
+    Serve(Box<serve_cmd::ServeArgs>),
     /// List the built-in engines and levels
     Engines,
     /// Quick speed figures: perft, move generation, random playouts
@@ -310,7 +310,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Engine(args) => engine_cmd::run(args)?,
         Command::Match(args) => match_cmd::run(args)?,
-        Command::Serve(args) => serve_cmd::run(args)?,
+        Command::Serve(args) => serve_cmd::run(*args)?,
         Command::Engines => {
             let out: String = punct_engine::ENGINES
                 .iter()

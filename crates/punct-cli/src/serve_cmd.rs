@@ -54,7 +54,7 @@ pub struct ServeArgs {
     #[arg(long, help_heading = "Limits per client")]
     pub trust_proxy: bool,
     /// Live sockets one client may hold open
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=100_000), help_heading = "Limits per client")]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=1_000_000), help_heading = "Limits per client")]
     pub ws_per_client: u64,
     /// AI searches one client may have running at once [default: half the AI workers, at least 1]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64), help_heading = "Limits per client")]
@@ -75,9 +75,9 @@ pub struct ServeArgs {
     /// Seconds an unwatched game stays in memory after its last change (finished games leave at once)
     #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=86_400), help_heading = "Server limits")]
     pub idle_game: u64,
-    /// Open connections at most, live sockets included (further ones get a 503)
-    #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=1_000_000), help_heading = "Server limits")]
-    pub max_connections: u64,
+    /// Open connections at most, live sockets included (further ones get a 503) [default: 8192, or the open-file limit less 64 if lower]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000), help_heading = "Server limits")]
+    pub max_connections: Option<u64>,
     /// Seconds a client has to send a request's header once the server waits for it (also the idle time of a kept-alive connection)
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), help_heading = "Server limits")]
     pub header_timeout: u64,
@@ -92,7 +92,11 @@ pub struct ServeArgs {
     #[arg(long = "allowed-host", value_name = "HOST", help_heading = "Security")]
     pub allowed_hosts: Vec<String>,
     /// Another origin live sockets may come from (repeatable), e.g. https://other.example.org
-    #[arg(long = "allowed-origin", value_name = "ORIGIN", help_heading = "Security")]
+    #[arg(
+        long = "allowed-origin",
+        value_name = "ORIGIN",
+        help_heading = "Security"
+    )]
     pub allowed_origins: Vec<String>,
 }
 
@@ -149,7 +153,9 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.ws_per_game = args.ws_per_game as usize;
     config.ws_send_timeout = Duration::from_secs(args.ws_send_timeout);
     config.idle_game = Duration::from_secs(args.idle_game);
-    config.max_connections = args.max_connections as usize;
+    if let Some(n) = args.max_connections {
+        config.max_connections = n as usize;
+    }
     config.header_timeout = Duration::from_secs(args.header_timeout);
     config.shutdown_grace = Duration::from_secs(args.shutdown_grace);
     config.public_url = args.public_url;

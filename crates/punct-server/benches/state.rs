@@ -33,6 +33,9 @@ fn game(moves: &str) -> LiveGame {
         version: 1,
         status: "ongoing".into(),
         plies: 0,
+        invite: None,
+        imported: false,
+        tags: None,
     })
     .expect("a valid game")
 }

@@ -3,16 +3,18 @@
 //! publish.
 
 use crate::error::ApiError;
-use crate::games::LiveGame;
+use crate::games::{now_ms, LiveGame};
+use crate::limits::{ClientKey, RateLimits, SocketCounts};
+use crate::security::Hosts;
 use crate::store::Store;
 use crate::Config;
 use axum::extract::State;
 use rand::rngs::StdRng;
 use rand::Rng;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use tokio::sync::{broadcast, Mutex, Semaphore};
+use tokio::sync::{broadcast, Mutex};
 
 /// A game's state (JSON) and version after a change.
 pub(crate) struct Changed {
@@ -20,26 +22,53 @@ pub(crate) struct Changed {
     pub(crate) version: i64,
 }
 
+/// A game's state as sent to its live sockets: in full, and without the
+/// legal moves (for sockets that asked for that: spectators).
+#[derive(Clone)]
+pub(crate) struct Published {
+    pub(crate) full: Arc<str>,
+    pub(crate) light: Arc<str>,
+}
+
+impl Published {
+    pub(crate) fn of(game: &LiveGame) -> Published {
+        let state = game.to_json();
+        Published {
+            full: Arc::from(state.to_text()),
+            light: Arc::from(state.to_text_without_legal()),
+        }
+    }
+}
+
 /// One game in memory, with the channel its watchers listen on.
 pub(crate) struct Slot {
     pub(crate) game: Mutex<LiveGame>,
     /// The game's state as JSON after every change.
-    pub(crate) updates: broadcast::Sender<Arc<str>>,
-    /// The version the AI was last asked to answer (to ask only once).
-    pub(crate) ai_version: AtomicI64,
+    pub(crate) updates: broadcast::Sender<Published>,
     /// Stops the AI's current search when the game changes under it.
     pub(crate) ai_stop: std::sync::Mutex<Arc<AtomicBool>>,
+    /// Live sockets open on this game.
+    pub(crate) watchers: AtomicUsize,
+    /// When the game was last asked for or changed (ms since 1970): an
+    /// unwatched game leaves memory after `Config::idle_game`.
+    pub(crate) touched: AtomicI64,
 }
 
 pub(crate) struct App {
     pub(crate) config: Config,
     pub(crate) store: Store,
     pub(crate) games: std::sync::Mutex<HashMap<String, Arc<Slot>>>,
-    pub(crate) ai_permits: Arc<Semaphore>,
+    /// The AI's workers, shared fairly between clients.
+    pub(crate) ai: Arc<crate::ai::Scheduler>,
     pub(crate) rng: std::sync::Mutex<StdRng>,
     /// Turns true when the server stops: live sessions close so the
     /// graceful shutdown does not wait on them forever.
     pub(crate) stopping: tokio::sync::watch::Sender<bool>,
+    /// Per-client rate limits and live-socket counts.
+    pub(crate) rates: Arc<RateLimits>,
+    pub(crate) sockets: Arc<SocketCounts>,
+    /// The hosts and origins accepted.
+    pub(crate) hosts: Arc<Hosts>,
 }
 
 pub(crate) type Shared = State<Arc<App>>;
@@ -56,6 +85,7 @@ impl App {
     /// The game `id`, loaded from the database on first use.
     pub(crate) async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<Slot>, ApiError> {
         if let Some(s) = self.games.lock().expect("games lock").get(id) {
+            s.touch();
             return Ok(s.clone());
         }
         let valid =
@@ -100,10 +130,29 @@ impl App {
         id: &str,
         change: impl FnOnce(&mut LiveGame) -> Result<(), ApiError>,
     ) -> Result<Changed, ApiError> {
+        self.change_by(ClientKey::server(), id, change).await
+    }
+
+    /// [`App::change`] for `client`: if the change makes it the AI's turn,
+    /// the AI's move is `client`'s job, and a full AI queue refuses the
+    /// change (429 `ai_busy`) before anything is committed.
+    pub(crate) async fn change_by(
+        self: &Arc<Self>,
+        client: ClientKey,
+        id: &str,
+        change: impl FnOnce(&mut LiveGame) -> Result<(), ApiError>,
+    ) -> Result<Changed, ApiError> {
         let slot = self.slot(id).await?;
         let mut game = slot.game.lock().await;
         let before = game.clone();
         change(&mut game)?;
+        let ai_job = match self.reserve_ai(client, &mut game) {
+            Ok(job) => job,
+            Err(e) => {
+                *game = before;
+                return Err(e);
+            }
+        };
         if let Err(e) = self
             .store
             .update(game.row.clone(), before.row.version)
@@ -114,16 +163,14 @@ impl App {
         }
         let state = slot.publish(&game);
         let version = game.row.version;
-        let ai_turn = game.ai_to_move();
-        drop(game);
-        // Whatever the AI was thinking about is out of date now.
+        // Whatever the AI was thinking about is out of date now. Stopped
+        // under the game's lock: a search started later sees the new game.
         slot.ai_stop
             .lock()
             .expect("stop lock")
             .store(true, Ordering::Relaxed);
-        if ai_turn {
-            self.kick_ai(&slot).await;
-        }
+        drop(game);
+        self.start_ai(&slot, ai_job);
         Ok(Changed { state, version })
     }
 }
@@ -133,15 +180,21 @@ impl Slot {
         Slot {
             game: Mutex::new(game),
             updates: broadcast::channel(64).0,
-            ai_version: AtomicI64::new(-1),
             ai_stop: std::sync::Mutex::new(Arc::new(AtomicBool::new(false))),
+            watchers: AtomicUsize::new(0),
+            touched: AtomicI64::new(now_ms()),
         }
+    }
+
+    fn touch(&self) {
+        self.touched.store(now_ms(), Ordering::Relaxed);
     }
 
     /// The state as JSON, sent to every watcher.
     pub(crate) fn publish(&self, game: &LiveGame) -> Arc<str> {
-        let state: Arc<str> = Arc::from(game.to_json().to_text());
-        let _ = self.updates.send(state.clone());
+        let published = Published::of(game);
+        let state = published.full.clone();
+        let _ = self.updates.send(published);
         state
     }
 }
@@ -154,5 +207,48 @@ pub(crate) fn save_error(e: crate::store::SaveError) -> ApiError {
             "the game changed at the same time; load it again and retry",
         ),
         e => ApiError::internal(e.to_string()),
+    }
+}
+
+impl App {
+    /// Games held in memory now.
+    pub(crate) fn games_in_memory(&self) -> usize {
+        self.games.lock().expect("games lock").len()
+    }
+
+    /// Lets go of games nothing holds (no live socket, no AI job, no
+    /// request in flight: the map's reference is the only one) that are
+    /// over or have not been touched for `idle_game`; they are read back
+    /// from the database when asked for. Returns how many left.
+    pub(crate) fn evict_idle_games(&self) -> usize {
+        let idle_ms = self.config.idle_game.as_millis() as i64;
+        let now = now_ms();
+        let mut games = self.games.lock().expect("games lock");
+        let before = games.len();
+        // Nobody can take a new reference while the map is locked, so a
+        // count of one stays one until the slot is gone.
+        games.retain(|_, slot| {
+            if Arc::strong_count(slot) > 1 {
+                return true;
+            }
+            let over = slot.game.try_lock().map(|g| g.is_over()).unwrap_or(false);
+            !(over || now - slot.touched.load(Ordering::Relaxed) >= idle_ms)
+        });
+        before - games.len()
+    }
+}
+
+/// Every few seconds: games leave memory, forgotten rate-limit buckets go.
+pub(crate) async fn housekeeping(app: Arc<App>) {
+    let mut stopping = app.stopping.subscribe();
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {
+                app.evict_idle_games();
+                app.rates.tidy();
+            }
+            _ = stopping.wait_for(|&s| s) => return,
+        }
     }
 }

@@ -11,6 +11,8 @@ pub struct ApiError {
     pub code: &'static str,
     /// What is wrong, for people.
     pub message: String,
+    /// Seconds after which trying again may succeed (`Retry-After`).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -19,6 +21,14 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            retry_after: None,
+        }
+    }
+    /// 429: over a limit; trying again after `retry_after` seconds may work.
+    pub fn too_many(code: &'static str, message: impl Into<String>, retry_after: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(retry_after.max(1)),
+            ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, code, message)
         }
     }
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
@@ -50,6 +60,12 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, axum::Json(self.body())).into_response()
+        let mut response = (self.status, axum::Json(self.body())).into_response();
+        if let Some(secs) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
+        }
+        response
     }
 }

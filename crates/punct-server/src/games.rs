@@ -46,6 +46,12 @@ impl State {
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).expect("a state always serialises")
     }
+
+    /// The state without `legal_moves` (for spectators: a fraction of the
+    /// size, and all a watcher needs).
+    pub fn to_text_without_legal(&self) -> String {
+        serde_json::to_string(&self.fields).expect("a state always serialises")
+    }
 }
 
 impl Serialize for State {
@@ -87,6 +93,9 @@ pub struct LiveGame {
     pub mode: Mode,
     /// A word for the players that is not stored (the AI declining a draw).
     pub notice: Option<String>,
+    /// An AI job (queued or running) will answer this game: set and
+    /// cleared by the AI's scheduler (ai.rs), not stored.
+    pub ai_queued: bool,
 }
 
 pub fn now_ms() -> i64 {
@@ -132,6 +141,7 @@ impl LiveGame {
             game,
             mode,
             notice: None,
+            ai_queued: false,
         })
     }
 
@@ -214,6 +224,85 @@ impl LiveGame {
         }
     }
 
+    /// The online seat still waiting for its player (its token is made
+    /// only when someone claims it with the invite code).
+    pub fn invite_open(&self) -> Option<Side> {
+        if self.mode != Mode::Online || self.row.invite.is_none() {
+            return None;
+        }
+        if self.row.white_token.is_none() {
+            Some(Side::White)
+        } else if self.row.black_token.is_none() {
+            Some(Side::Black)
+        } else {
+            None
+        }
+    }
+
+    /// Offers and requests need someone to answer them.
+    fn ensure_opponent(&self) -> Result<(), ApiError> {
+        match self.invite_open() {
+            Some(side) => Err(ApiError::conflict(
+                "no_opponent",
+                format!("{side}'s player has not joined yet: there is nobody to answer"),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Gives the waiting online seat to whoever brings its invite `code`:
+    /// the seat's token becomes `token` and the invite is used up.
+    pub fn claim(&mut self, code: &str, token: String) -> Result<Side, ApiError> {
+        let (Some(side), Some(invite)) = (self.invite_open(), self.row.invite.as_deref()) else {
+            return Err(ApiError::conflict(
+                "invite_used",
+                "this invite has been used: no seat of this game is waiting for a player, \
+                 but you can watch the game",
+            ));
+        };
+        if !constant_eq(invite, code) {
+            return Err(ApiError::forbidden(
+                "bad_invite",
+                "this invite code is not the one of this game",
+            ));
+        }
+        if self.is_over() {
+            return Err(ApiError::conflict(
+                "game_over",
+                "the game ended before anyone joined it; you can still watch it",
+            ));
+        }
+        match side {
+            Side::White => self.row.white_token = Some(token),
+            Side::Black => self.row.black_token = Some(token),
+        }
+        self.row.invite = None;
+        self.notice = Some(format!("{side} has joined"));
+        self.changed();
+        Ok(side)
+    }
+
+    /// Replaces the token `old` by `new` in every seat it holds (both at a
+    /// hot seat), so that a link that leaked stops working. Allowed at any
+    /// time, also after the game ended.
+    pub fn renew_token(&mut self, old: &str, new: String) -> Result<Vec<Side>, ApiError> {
+        let seats = self.seats(old);
+        if seats.is_empty() {
+            return Err(ApiError::forbidden(
+                "bad_token",
+                "this token holds no seat in this game",
+            ));
+        }
+        for side in &seats {
+            match side {
+                Side::White => self.row.white_token = Some(new.clone()),
+                Side::Black => self.row.black_token = Some(new.clone()),
+            }
+        }
+        self.changed();
+        Ok(seats)
+    }
+
     fn ensure_not_over(&self) -> Result<(), ApiError> {
         if self.is_over() {
             Err(ApiError::conflict("game_over", "the game is over"))
@@ -251,9 +340,14 @@ impl LiveGame {
             ));
         }
         if !seats.contains(&side) {
+            let waiting = if self.invite_open() == Some(side) {
+                format!(", and {side}'s player has not joined yet")
+            } else {
+                String::new()
+            };
             return Err(ApiError::conflict(
                 "not_your_turn",
-                format!("it is {side}'s turn"),
+                format!("it is {side}'s turn{waiting}"),
             ));
         }
         if let Some(ply) = expected_ply {
@@ -327,6 +421,7 @@ impl LiveGame {
         match action {
             "offer" => {
                 let side = self.acting_side(token, self.position().side_to_move())?;
+                self.ensure_opponent()?;
                 if offered_by == Some(side.opponent()) {
                     return self.agree_draw();
                 }
@@ -404,6 +499,7 @@ impl LiveGame {
                     )?,
                     _ => self.acting_side(token, self.position().side_to_move())?,
                 };
+                self.ensure_opponent()?;
                 if !self.has_moved(side) {
                     return Err(ApiError::conflict(
                         "nothing_to_take_back",
@@ -477,24 +573,57 @@ impl LiveGame {
         self.changed();
     }
 
-    /// The game as a record, with its result.
+    /// An imported record's own tags (`None` for games begun here).
+    pub fn imported_tags(&self) -> Option<Vec<(String, String)>> {
+        if !self.row.imported {
+            return None;
+        }
+        serde_json::from_str(self.row.tags.as_deref()?).ok()
+    }
+
+    /// The game as a record, with its result. An imported game keeps the
+    /// tags of the record it came from (who played, where, when) instead
+    /// of this server's, plus `Imported` with the date of the import.
     pub fn record(&self) -> String {
-        let names = |side: Side| match self.mode {
-            Mode::Ai { level, side: ai } if ai == side => format!("punct level {level}"),
-            _ => format!("{} player", side.name()),
-        };
         let date = date_tag(self.row.created);
-        let (white, black) = (names(Side::White), names(Side::Black));
-        let mut rec = Record::from_game(
-            &self.game,
-            &[
-                ("Event", "punct serve game"),
-                ("Site", "punct serve"),
-                ("Date", &date),
-                ("White", &white),
-                ("Black", &black),
-            ],
-        );
+        let mut rec = match self.imported_tags() {
+            Some(tags) => {
+                // What the game itself decides is written from the game.
+                const DERIVED: [&str; 6] = [
+                    "Variant",
+                    "Position",
+                    "Result",
+                    "Termination",
+                    "GameId",
+                    "Imported",
+                ];
+                let own: Vec<(&str, &str)> = tags
+                    .iter()
+                    .filter(|(n, _)| !DERIVED.iter().any(|d| d.eq_ignore_ascii_case(n)))
+                    .map(|(n, v)| (n.as_str(), v.as_str()))
+                    .collect();
+                let mut rec = Record::from_game(&self.game, &own);
+                rec.set_tag("Imported", &date);
+                rec
+            }
+            None => {
+                let names = |side: Side| match self.mode {
+                    Mode::Ai { level, side: ai } if ai == side => format!("punct level {level}"),
+                    _ => format!("{} player", side.name()),
+                };
+                let (white, black) = (names(Side::White), names(Side::Black));
+                Record::from_game(
+                    &self.game,
+                    &[
+                        ("Event", "punct serve game"),
+                        ("Site", "punct serve"),
+                        ("Date", &date),
+                        ("White", &white),
+                        ("Black", &black),
+                    ],
+                )
+            }
+        };
         rec.set_tag("GameId", &self.row.id);
         if let Some(r) = self.row.result.as_deref().and_then(Outcome::from_token) {
             rec.outcome = r;
@@ -597,7 +726,12 @@ impl LiveGame {
             "stacks": stacks,
             "draw_offer": self.row.draw_offer,
             "takeback_request": self.row.takeback,
-            "ai_thinking": self.ai_to_move(),
+            "invite_open": self.invite_open().map(Side::name),
+            "imported": self.row.imported,
+            "tags": self.imported_tags(),
+            // Only while a job of the AI's will answer (not while it waits
+            // to retry a move it could not save).
+            "ai_thinking": self.ai_to_move() && self.ai_queued,
             "notice": self.notice,
         });
         let Value::Object(fields) = fields else {
@@ -716,6 +850,66 @@ impl LiveGame {
             "created": row.created,
             "updated": row.updated,
         })
+    }
+}
+
+/// Whether an imported record's result may stand, and what to store for
+/// it. A result the moves show needs nothing stored (`Ok(None)`); one they
+/// do not show stands only as a resignation or agreement the record states
+/// in its `Termination` tag (`resignation:white`, `resignation:black`,
+/// `agreement`), with the result that goes with it. Anything else is
+/// refused with a message naming the tag or result and why.
+pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<(Outcome, String)>, String> {
+    let status = game.position().status();
+    let termination = record.tag("Termination").map(str::trim);
+    let stated = termination.and_then(|t| match t.to_ascii_lowercase().as_str() {
+        "resignation:white" => Some((Outcome::BlackWins, "resignation:white")),
+        "resignation:black" => Some((Outcome::WhiteWins, "resignation:black")),
+        "agreement" => Some((Outcome::Draw, "agreement")),
+        _ => None,
+    });
+    let said = termination.unwrap_or_default();
+    if status.is_over() {
+        // `Record::replay` has checked that the result is the one shown.
+        return match stated {
+            Some(_) => Err(format!(
+                "the Termination tag says `{said}`, but the moves end the game by themselves \
+                 ({} {}): a finished game is not resigned or agreed",
+                Outcome::from_status(status).token(),
+                match status {
+                    Status::Won(side) => format!("{side} wins"),
+                    _ => "a draw".to_string(),
+                }
+            )),
+            None => Ok(None),
+        };
+    }
+    let result = record.outcome;
+    match (result, stated) {
+        (Outcome::Unfinished, None) => Ok(None),
+        (Outcome::Unfinished, Some((want, _))) => Err(format!(
+            "the Termination tag says `{said}`, which ends the game {}, but the result is `*` \
+             (unfinished)",
+            want.token()
+        )),
+        (_, Some((want, reason))) if want == result => Ok(Some((result, reason.to_string()))),
+        (_, Some((want, _))) => Err(format!(
+            "the Termination tag says `{said}`, so the result must be `{}`, not `{}`",
+            want.token(),
+            result.token()
+        )),
+        (_, None) => {
+            let tag = match termination {
+                Some(t) => format!("the Termination tag `{t}` is none of them"),
+                None => "the record has no Termination tag".to_string(),
+            };
+            Err(format!(
+                "the result `{}` is not shown by the moves (the game is unfinished after \
+                 them); a result that did not happen on the board needs a Termination tag \
+                 `resignation:white`, `resignation:black` or `agreement`, and {tag}",
+                result.token()
+            ))
+        }
     }
 }
 

@@ -8,11 +8,13 @@
 
 mod ai;
 mod app;
+mod conn;
 mod error;
 mod games;
 mod limits;
 mod live;
 mod routes;
+mod security;
 mod serve;
 mod store;
 mod web;
@@ -173,13 +175,29 @@ impl Config {
             ws_per_client: 50,
             ws_send_timeout: Duration::from_secs(10),
             idle_game: Duration::from_secs(600),
-            max_connections: 8192,
+            max_connections: default_max_connections(),
             header_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(5),
             public_url: None,
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
         }
+    }
+}
+
+/// Connections at most by default: 8192, or fewer when the process may
+/// open fewer files (each connection is one; 64 are kept for the
+/// database and the rest), so an accept never fails for want of one.
+pub fn default_max_connections() -> usize {
+    let soft_limit = std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|limits| {
+            let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+            line.split_whitespace().nth(3)?.parse::<usize>().ok()
+        });
+    match soft_limit {
+        Some(files) => files.saturating_sub(64).clamp(16, 8192),
+        None => 8192,
     }
 }
 
@@ -203,5 +221,9 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String>
         .thread_name("punct-server")
         .build()
         .map_err(|e| format!("cannot start the server runtime: {e}"))?;
-    runtime.block_on(serve::serve(config, ready))
+    let served = runtime.block_on(serve::serve(config, ready));
+    // AI searches still running (told to stop) get a moment, then the
+    // process goes on without them.
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    served
 }

@@ -3,9 +3,18 @@
 //! live sockets.
 
 use crate::error::ApiError;
-use axum::extract::{ConnectInfo, FromRequestParts};
+use crate::{Rate, Rates};
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::request::Parts;
+use axum::http::Method;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
 
 /// A client, as far as limits go: its IP address, an IPv6 address by its
 /// /64 network (one household or host usually holds a whole /64).
@@ -97,6 +106,172 @@ pub fn client_of(parts: &Parts) -> Result<ClientKey, ApiError> {
     }
 }
 
+/// The kinds of request with a rate limit of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Create,
+    Import,
+    Move,
+    Analyse,
+    WebSocket,
+    Seat,
+}
+
+impl Kind {
+    /// The kind of a request, from its method and path (`None`: no limit).
+    pub fn of(method: &Method, path: &str) -> Option<Kind> {
+        let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+        match (method.as_str(), parts.as_slice()) {
+            ("POST", ["", "api", "games"]) => Some(Kind::Create),
+            ("POST", ["", "api", "games", "import"]) => Some(Kind::Import),
+            ("POST", ["", "api", "analyse"]) => Some(Kind::Analyse),
+            ("GET", ["", "api", "games", _, "live"]) => Some(Kind::WebSocket),
+            ("POST", ["", "api", "games", _, "moves" | "resign" | "draw" | "takeback"]) => {
+                Some(Kind::Move)
+            }
+            ("POST", ["", "api", "games", _, "claim" | "token"]) => Some(Kind::Seat),
+            _ => None,
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Kind::Create => "new games",
+            Kind::Import => "imported records",
+            Kind::Move => "moves and game actions",
+            Kind::Analyse => "analyses",
+            Kind::WebSocket => "live connections",
+            Kind::Seat => "seat claims and renewals",
+        }
+    }
+}
+
+/// One token bucket per client for each kind of request.
+pub struct RateLimits {
+    buckets: Vec<(Kind, Rate, DefaultKeyedRateLimiter<ClientKey>)>,
+}
+
+impl RateLimits {
+    pub fn new(rates: &Rates) -> RateLimits {
+        let all = [
+            (Kind::Create, rates.create),
+            (Kind::Import, rates.import),
+            (Kind::Move, rates.moves),
+            (Kind::Analyse, rates.analyse),
+            (Kind::WebSocket, rates.websocket),
+            (Kind::Seat, rates.seat),
+        ];
+        let buckets = all
+            .into_iter()
+            .filter_map(|(kind, rate)| {
+                let rate = rate?;
+                let burst = NonZeroU32::new(rate.count)?;
+                let quota = Quota::with_period(rate.per / rate.count)?.allow_burst(burst);
+                Some((kind, rate, RateLimiter::keyed(quota)))
+            })
+            .collect();
+        RateLimits { buckets }
+    }
+
+    /// Takes one token of `kind` from `client`'s bucket, or says when one
+    /// will be there (429 `rate_limited` with `Retry-After`).
+    pub fn check(&self, kind: Kind, client: ClientKey) -> Result<(), ApiError> {
+        let Some((_, rate, bucket)) = self.buckets.iter().find(|(k, ..)| *k == kind) else {
+            return Ok(());
+        };
+        bucket.check_key(&client).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            ApiError::too_many(
+                "rate_limited",
+                format!(
+                    "too many {} from your address (at most {rate}); try again in {} s",
+                    kind.what(),
+                    secs.max(1)
+                ),
+                secs,
+            )
+        })
+    }
+
+    /// Forgets clients whose buckets are full again (keeps memory bounded).
+    pub fn tidy(&self) {
+        for (_, _, bucket) in &self.buckets {
+            bucket.retain_recent();
+            bucket.shrink_to_fit();
+        }
+    }
+}
+
+/// Middleware: each limited request takes a token from its client's bucket
+/// before it reaches its route.
+pub async fn limit(State(rates): State<Arc<RateLimits>>, req: Request, next: Next) -> Response {
+    if let Some(kind) = Kind::of(req.method(), req.uri().path()) {
+        let (parts, body) = req.into_parts();
+        let checked = client_of(&parts).and_then(|client| rates.check(kind, client));
+        if let Err(e) = checked {
+            return e.into_response();
+        }
+        return next.run(Request::from_parts(parts, body)).await;
+    }
+    next.run(req).await
+}
+
+/// Open live sockets per client, capped.
+#[derive(Default)]
+pub struct SocketCounts {
+    per_client: Mutex<HashMap<ClientKey, usize>>,
+}
+
+/// A live socket counted for its client, until dropped.
+pub struct SocketGuard {
+    counts: Arc<SocketCounts>,
+    client: ClientKey,
+}
+
+impl SocketCounts {
+    /// Counts a new socket of `client`, unless it has `cap` open already.
+    pub fn enter(self: &Arc<Self>, client: ClientKey, cap: usize) -> Result<SocketGuard, ApiError> {
+        let mut map = self.per_client.lock().expect("socket counts lock");
+        let n = map.entry(client).or_insert(0);
+        if *n >= cap {
+            return Err(ApiError::too_many(
+                "too_many_sockets",
+                format!(
+                    "your address has {cap} live connections open, the most allowed; close some"
+                ),
+                5,
+            ));
+        }
+        *n += 1;
+        Ok(SocketGuard {
+            counts: self.clone(),
+            client,
+        })
+    }
+
+    /// Open sockets in all.
+    pub fn total(&self) -> usize {
+        self.per_client
+            .lock()
+            .expect("socket counts lock")
+            .values()
+            .sum()
+    }
+}
+
+impl Drop for SocketGuard {
+    fn drop(&mut self) {
+        let mut map = self.counts.per_client.lock().expect("socket counts lock");
+        if let Some(n) = map.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.client);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +286,50 @@ mod tests {
         assert_eq!(ClientKey::new(a).to_string(), "2001:db8:1:2::/64");
         let mapped: IpAddr = "::ffff:192.0.2.7".parse().unwrap();
         assert_eq!(ClientKey::new(mapped).to_string(), "192.0.2.7");
+    }
+
+    #[test]
+    fn requests_are_sorted_into_their_buckets() {
+        let post = Method::POST;
+        assert_eq!(Kind::of(&post, "/api/games"), Some(Kind::Create));
+        assert_eq!(Kind::of(&post, "/api/games/"), Some(Kind::Create));
+        assert_eq!(Kind::of(&post, "/api/games/import"), Some(Kind::Import));
+        assert_eq!(Kind::of(&post, "/api/games/abc/moves"), Some(Kind::Move));
+        assert_eq!(Kind::of(&post, "/api/games/abc/claim"), Some(Kind::Seat));
+        assert_eq!(Kind::of(&post, "/api/analyse"), Some(Kind::Analyse));
+        assert_eq!(
+            Kind::of(&Method::GET, "/api/games/abc/live"),
+            Some(Kind::WebSocket)
+        );
+        assert_eq!(Kind::of(&Method::GET, "/api/games"), None);
+        assert_eq!(Kind::of(&Method::GET, "/api/games/abc"), None);
+    }
+
+    #[test]
+    fn a_bucket_allows_its_burst_then_says_when_to_retry() {
+        let rates = Rates {
+            create: Some(Rate {
+                count: 3,
+                per: std::time::Duration::from_secs(60),
+            }),
+            ..Rates::default()
+        };
+        let limits = RateLimits::new(&rates);
+        let a = ClientKey::new("192.0.2.1".parse().unwrap());
+        let b = ClientKey::new("192.0.2.2".parse().unwrap());
+        for _ in 0..3 {
+            limits.check(Kind::Create, a).expect("within the burst");
+        }
+        let e = limits.check(Kind::Create, a).expect_err("over the burst");
+        assert_eq!((e.status.as_u16(), e.code), (429, "rate_limited"));
+        // One token comes back every 20 s.
+        assert!(
+            matches!(e.retry_after, Some(19..=20)),
+            "{:?}",
+            e.retry_after
+        );
+        limits
+            .check(Kind::Create, b)
+            .expect("another client has its own bucket");
     }
 }

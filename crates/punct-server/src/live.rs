@@ -1,25 +1,270 @@
-//! Live updates: a game's WebSocket sessions.
+//! Live updates: a game's WebSocket sessions. Each session holds no queue
+//! of its own (a watcher that falls behind gets the current state), gives
+//! a client that stops reading `ws_send_timeout` before it is dropped, and
+//! counts against its client's and its game's socket caps.
 
-use crate::app::{App, Shared, Slot};
+use crate::app::{App, Published, Shared, Slot};
 use crate::error::ApiError;
+use crate::limits::{Client, ClientKey, Kind, SocketGuard};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
-/// Largest WebSocket message from a client.
+/// Largest WebSocket message from a client (a move is a few dozen bytes).
 const WS_MESSAGE_LIMIT: usize = 16 * 1024;
+/// What the WebSocket library itself reads at most; messages between this
+/// and [`WS_MESSAGE_LIMIT`] are refused with a close frame by the session.
+const WS_READ_LIMIT: usize = 64 * 1024;
+/// An idle socket needs little: a small read buffer, and writes go
+/// straight out instead of gathering in a buffer of their own.
+const WS_READ_BUFFER: usize = 4 * 1024;
+/// The server pings each socket this often, and drops one it has not
+/// heard from (pongs included) for three times as long: a peer that
+/// vanished without closing.
+const PING_EVERY: Duration = Duration::from_secs(30);
 
-// ------------------------------------------------------------ live updates
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LiveQuery {
+    /// `false`: states without `legal_moves` (spectators need none).
+    #[serde(default)]
+    legal_moves: Option<bool>,
+}
+
+/// A live socket counted on its game until dropped.
+struct Watching(Arc<Slot>);
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        self.0.watchers.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+pub(crate) async fn live(
+    State(app): Shared,
+    Path(id): Path<String>,
+    crate::routes::Params(query): crate::routes::Params<LiveQuery>,
+    Client(client): Client,
+    headers: HeaderMap,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let slot = app.slot(&id).await?;
+    let ws = ws.map_err(|r| {
+        ApiError::bad_request(
+            "not_websocket",
+            format!("this endpoint speaks WebSocket only: {}", r.body_text()),
+        )
+    })?;
+    // A page on another site must not drive a player's socket (browsers
+    // send their page's origin; other clients send none).
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+        let origin = origin.to_str().unwrap_or("");
+        if !app.hosts.origin_allowed(origin, host) {
+            return Err(ApiError::forbidden(
+                "bad_origin",
+                format!("live sockets are not accepted from pages of `{origin}`"),
+            ));
+        }
+    }
+    let counted = app.sockets.enter(client, app.config.ws_per_client)?;
+    let on_game = slot.watchers.fetch_add(1, Ordering::Relaxed);
+    let watching = Watching(slot.clone());
+    if on_game >= app.config.ws_per_game {
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "game_full",
+            format!(
+                "this game has {} live connections, the most it takes",
+                app.config.ws_per_game
+            ),
+        ));
+    }
+    let session = Session {
+        app,
+        id,
+        slot,
+        client,
+        legal_moves: query.legal_moves.unwrap_or(true),
+        _counted: counted,
+        _watching: watching,
+    };
+    Ok(ws
+        .read_buffer_size(WS_READ_BUFFER)
+        .write_buffer_size(0)
+        .max_message_size(WS_READ_LIMIT)
+        .max_frame_size(WS_READ_LIMIT)
+        .on_upgrade(move |socket| session.run(socket)))
+}
+
+/// One live socket's session.
+struct Session {
+    app: Arc<App>,
+    id: String,
+    slot: Arc<Slot>,
+    client: ClientKey,
+    legal_moves: bool,
+    _counted: SocketGuard,
+    _watching: Watching,
+}
+
+/// Why a session ends.
+enum End {
+    /// The client closed, the connection broke, or the client stopped
+    /// reading: nothing more to say.
+    Gone,
+    /// Close with this code and reason.
+    Close(u16, &'static str),
+}
+
+impl Session {
+    async fn run(self, mut socket: WebSocket) {
+        let end = self.serve(&mut socket).await;
+        if let End::Close(code, reason) = end {
+            let frame = CloseFrame {
+                code,
+                reason: reason.into(),
+            };
+            let _ = tokio::time::timeout(
+                Duration::from_secs(1),
+                socket.send(Message::Close(Some(frame))),
+            )
+            .await;
+        }
+    }
+
+    fn state_of(&self, published: &Published) -> Arc<str> {
+        if self.legal_moves {
+            published.full.clone()
+        } else {
+            published.light.clone()
+        }
+    }
+
+    /// Sends `text`, or gives up on a client that does not take it within
+    /// the send timeout (its unread data is not kept here).
+    async fn send(&self, socket: &mut WebSocket, text: String) -> Result<(), End> {
+        match tokio::time::timeout(
+            self.app.config.ws_send_timeout,
+            socket.send(Message::Text(text.into())),
+        )
+        .await
+        {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => Err(End::Gone),
+            Err(_) => Err(End::Gone),
+        }
+    }
+
+    async fn send_state(&self, socket: &mut WebSocket, state: &str) -> Result<(), End> {
+        self.send(socket, format!("{{\"type\":\"state\",\"game\":{state}}}"))
+            .await
+    }
+
+    async fn current(&self) -> Arc<str> {
+        let game = self.slot.game.lock().await;
+        self.state_of(&Published::of(&game))
+    }
+
+    async fn serve(&self, socket: &mut WebSocket) -> End {
+        // Subscribe before reading the state so no change falls in between.
+        let mut updates = self.slot.updates.subscribe();
+        let mut stopping = self.app.stopping.subscribe();
+        if let Err(end) = self.send_state(socket, &self.current().await).await {
+            return end;
+        }
+        let mut pings =
+            tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
+        let mut heard = Instant::now();
+        loop {
+            let step = tokio::select! {
+                _ = stopping.changed() => Err(End::Close(close_code::AWAY, "the server is stopping")),
+                update = updates.recv() => match update {
+                    Ok(published) => self.send_state(socket, &self.state_of(&published)).await,
+                    // A slow watcher missed states: send the current one.
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        let now = self.current().await;
+                        self.send_state(socket, &now).await
+                    }
+                    Err(broadcast::error::RecvError::Closed) => Err(End::Gone),
+                },
+                _ = pings.tick() => {
+                    if heard.elapsed() > 3 * PING_EVERY {
+                        Err(End::Close(close_code::AWAY, "no answer to pings"))
+                    } else {
+                        match tokio::time::timeout(
+                            self.app.config.ws_send_timeout,
+                            socket.send(Message::Ping(Default::default())),
+                        ).await {
+                            Ok(Ok(())) => Ok(()),
+                            _ => Err(End::Gone),
+                        }
+                    }
+                }
+                incoming = socket.recv() => {
+                    heard = Instant::now();
+                    match incoming {
+                        Some(Ok(Message::Text(text))) if text.len() > WS_MESSAGE_LIMIT => {
+                            Err(End::Close(close_code::SIZE, "message over 16 KiB"))
+                        }
+                        Some(Ok(Message::Text(text))) => {
+                            let reply = self.request(text.as_str()).await;
+                            self.send(socket, reply.to_string()).await
+                        }
+                        Some(Ok(Message::Binary(_))) => {
+                            let e = ApiError::bad_request("bad_message", "send JSON text messages");
+                            let reply = json!({"type": "error", "id": null, "error": e.body()["error"]});
+                            self.send(socket, reply.to_string()).await
+                        }
+                        Some(Ok(Message::Close(_))) | None => Err(End::Gone),
+                        Some(Err(e)) => Err(if e.to_string().contains("too long") {
+                            End::Close(close_code::SIZE, "message over 16 KiB")
+                        } else {
+                            End::Gone
+                        }),
+                        Some(Ok(_)) => Ok(()), // pings are answered by the library
+                    }
+                }
+            };
+            if let Err(end) = step {
+                return end;
+            }
+        }
+    }
+
+    /// A client's message, rate-limited like the same request over HTTP.
+    async fn request(&self, text: &str) -> Value {
+        let kind = serde_json::from_str::<Value>(text)
+            .ok()
+            .and_then(|v| v["type"].as_str().map(str::to_string));
+        if matches!(
+            kind.as_deref(),
+            Some("move" | "resign" | "draw" | "takeback")
+        ) {
+            if let Err(e) = self.app.rates.check(Kind::Move, self.client) {
+                let id = serde_json::from_str::<Value>(text)
+                    .ok()
+                    .map(|v| v["id"].clone());
+                return json!({"type": "error", "id": id, "error": e.body()["error"],
+                              "retry_after": e.retry_after});
+            }
+        }
+        live_request(&self.app, self.client, &self.id, text).await
+    }
+}
 
 /// A client's message on the live socket.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct LiveRequest {
+struct LiveRequest {
     /// `move`, `resign`, `draw`, `takeback` or `ping`.
     #[serde(rename = "type")]
     kind: String,
@@ -36,87 +281,15 @@ pub(crate) struct LiveRequest {
     action: Option<String>,
 }
 
-pub(crate) async fn live(
-    State(app): Shared,
-    Path(id): Path<String>,
-    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> Result<Response, ApiError> {
-    let slot = app.slot(&id).await?;
-    let ws = ws.map_err(|r| {
-        ApiError::bad_request(
-            "not_websocket",
-            format!("this endpoint speaks WebSocket only: {}", r.body_text()),
-        )
-    })?;
-    Ok(ws
-        .max_message_size(WS_MESSAGE_LIMIT)
-        .max_frame_size(WS_MESSAGE_LIMIT)
-        .on_upgrade(move |socket| live_session(app, id, slot, socket)))
-}
-
-pub(crate) async fn live_session(
-    app: Arc<App>,
-    id: String,
-    slot: Arc<Slot>,
-    mut socket: WebSocket,
-) {
-    // Subscribe before reading the state so no change falls in between.
-    let mut updates = slot.updates.subscribe();
-    let mut stopping = app.stopping.subscribe();
-    let first = slot.game.lock().await.to_json().to_text();
-    if send_state(&mut socket, &first).await.is_err() {
-        return;
-    }
-    loop {
-        tokio::select! {
-            _ = stopping.changed() => {
-                let _ = socket.send(Message::Close(None)).await;
-                return;
-            }
-            update = updates.recv() => match update {
-                Ok(state) => {
-                    if send_state(&mut socket, &state).await.is_err() {
-                        return;
-                    }
-                }
-                // A slow watcher missed states: send the current one.
-                Err(broadcast::error::RecvError::Lagged(_)) => {
-                    let now = slot.game.lock().await.to_json().to_text();
-                    if send_state(&mut socket, &now).await.is_err() {
-                        return;
-                    }
-                }
-                Err(broadcast::error::RecvError::Closed) => return,
-            },
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Text(text))) => {
-                    let reply = live_request(&app, &id, text.as_str()).await;
-                    if socket.send(Message::Text(reply.to_string().into())).await.is_err() {
-                        return;
-                    }
-                }
-                Some(Ok(Message::Binary(_))) => {
-                    let e = ApiError::bad_request("bad_message", "send JSON text messages");
-                    let reply = json!({"type": "error", "id": null, "error": e.body()["error"]});
-                    if socket.send(Message::Text(reply.to_string().into())).await.is_err() {
-                        return;
-                    }
-                }
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(_)) => {} // pings are answered by the library
-            },
-        }
-    }
-}
-
-pub(crate) async fn send_state(socket: &mut WebSocket, state: &str) -> Result<(), axum::Error> {
-    let msg = format!("{{\"type\":\"state\",\"game\":{state}}}");
-    socket.send(Message::Text(msg.into())).await
-}
-
 /// Handles one message from a live client; the answer is `ack` (the new
-/// state follows as a `state` message to every watcher) or `error`.
-pub(crate) async fn live_request(app: &Arc<App>, game_id: &str, text: &str) -> Value {
+/// state follows as a `state` message to every watcher) or `error`. A move
+/// that needs the AI's answer is `client`'s AI job.
+pub(crate) async fn live_request(
+    app: &Arc<App>,
+    client: ClientKey,
+    game_id: &str,
+    text: &str,
+) -> Value {
     let req: LiveRequest = match serde_json::from_str(text) {
         Ok(r) => r,
         Err(e) => {
@@ -130,7 +303,8 @@ pub(crate) async fn live_request(app: &Arc<App>, game_id: &str, text: &str) -> V
         "ping" => return json!({"type": "pong", "id": req.id}),
         "move" => {
             let mv = req.mv.clone().unwrap_or_default();
-            app.change(game_id, |g| g.play(&token, &mv, req.ply)).await
+            app.change_by(client, game_id, |g| g.play(&token, &mv, req.ply))
+                .await
         }
         "resign" => app.change(game_id, |g| g.resign(&token)).await,
         "draw" => app.change(game_id, |g| g.draw(&token, &action)).await,

@@ -2,7 +2,8 @@
 
 use crate::app::{new_token, App, Shared};
 use crate::error::ApiError;
-use crate::games::{now_ms, side_from_name, LiveGame, Mode};
+use crate::games::{now_ms, recorded_result, side_from_name, LiveGame, Mode};
+use crate::limits::{Client, ClientKey};
 use crate::store::GameRow;
 use crate::{ai, live, web};
 use axum::extract::rejection::JsonRejection;
@@ -34,6 +35,8 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/draw", post(post_draw))
         .route("/api/games/{id}/takeback", post(post_takeback))
         .route("/api/games/{id}/record", get(get_record))
+        .route("/api/games/{id}/claim", post(post_claim))
+        .route("/api/games/{id}/token", post(post_token))
         .route("/api/games/{id}/live", get(live::live))
         .route("/api/analyse", post(ai::analyse))
         .route("/api/board", get(board))
@@ -186,7 +189,9 @@ impl App {
         }
     }
 
-    /// A new game's row and the response listing its seats and links.
+    /// A new game's row: a token for each seat a person here holds. Online
+    /// the creator's seat only; the other seat gets its token when its
+    /// player claims it with the invite code.
     pub(crate) fn new_row(
         &self,
         variant: Variant,
@@ -208,9 +213,16 @@ impl App {
                 let t = Some(new_token(self, 24));
                 (t.clone(), t)
             }
-            Mode::Online => (Some(new_token(self, 24)), Some(new_token(self, 24))),
+            Mode::Online => {
+                let t = Some(new_token(self, 24));
+                if creator == Side::White {
+                    (t, None)
+                } else {
+                    (None, t)
+                }
+            }
         };
-        let _ = creator;
+        let invite = (mode == Mode::Online).then(|| new_token(self, 24));
         GameRow {
             id: new_token(self, 10),
             variant: variant.name().to_string(),
@@ -236,7 +248,7 @@ impl App {
             version: 1,
             status: "ongoing".to_string(),
             plies: 0,
-            invite: None,
+            invite,
             imported: false,
             tags: None,
         }
@@ -247,7 +259,11 @@ impl App {
         self: &Arc<Self>,
         mut game: LiveGame,
         creator: Side,
+        client: ClientKey,
     ) -> Result<Response, ApiError> {
+        // The AI moving first needs a place in its queue: a full queue
+        // refuses the game (429) before anything is stored.
+        let ai_job = self.reserve_ai(client, &mut game)?;
         // A new id that is in use already gets another: a game is never
         // overwritten.
         let mut tries = 0;
@@ -262,26 +278,34 @@ impl App {
             }
         }
         let id = game.row.id.clone();
-        let link = |token: &Option<String>| token.as_ref().map(|t| format!("/game/{id}?token={t}"));
+        let link = |token: &Option<String>| token.as_ref().map(|t| seat_link(&id, t));
+        // The invite is the creator's to pass on: it is in this answer only.
+        let invite = game
+            .invite_open()
+            .zip(game.row.invite.as_ref())
+            .map(|(side, code)| (side, code.clone()));
         let body = json!({
             "id": id,
             "seats": {"white": game.row.white_token, "black": game.row.black_token},
+            "you": creator.name(),
+            "invite": invite.as_ref().map(|(side, code)| json!({"side": side.name(), "code": code})),
             "links": {
                 "white": link(&game.row.white_token),
                 "black": link(&game.row.black_token),
+                "invite": invite.as_ref().map(|(_, code)| format!("/game/{id}#invite={code}")),
                 "spectate": format!("/game/{id}"),
             },
-            "you": creator.name(),
             "game": game.to_json(),
         });
         let slot = self.insert(game);
-        self.kick_ai(&slot).await;
+        self.start_ai(&slot, ai_job);
         Ok((StatusCode::CREATED, axum::Json(body)).into_response())
     }
 }
 
 pub(crate) async fn create_game(
     State(app): Shared,
+    Client(client): Client,
     Body(req): Body<NewGame>,
 ) -> Result<Response, ApiError> {
     let variant = parse_variant(req.variant.as_deref())?;
@@ -318,7 +342,7 @@ pub(crate) async fn create_game(
     let start = Position::new(variant);
     let row = app.new_row(variant, mode, &start, creator);
     let game = LiveGame::new(row, start).map_err(ApiError::internal)?;
-    app.open_game(game, creator).await
+    app.open_game(game, creator, client).await
 }
 
 #[derive(Deserialize)]
@@ -337,6 +361,7 @@ pub(crate) struct Import {
 
 pub(crate) async fn import_game(
     State(app): Shared,
+    Client(client): Client,
     Body(req): Body<Import>,
 ) -> Result<Response, ApiError> {
     let record = Record::parse(&req.record)
@@ -369,6 +394,10 @@ pub(crate) async fn import_game(
             ))
         }
     };
+    // Only a result the moves show, or a resignation or agreement the
+    // record states as such, is taken over.
+    let result = recorded_result(&record, &replayed)
+        .map_err(|e| ApiError::unprocessable("bad_record", format!("the record: {e}")))?;
     let mut row = app.new_row(variant, mode, &start, creator);
     row.moves = record
         .moves
@@ -376,18 +405,15 @@ pub(crate) async fn import_game(
         .map(|m| m.to_string())
         .collect::<Vec<_>>()
         .join(" ");
-    // A decisive result the position does not show (a resignation) is kept.
-    let shown = punct_core::Outcome::from_status(replayed.position().status());
-    if record.outcome != punct_core::Outcome::Unfinished && shown != record.outcome {
-        row.result = Some(record.outcome.token().to_string());
-        row.reason = Some(
-            record
-                .tag("Termination")
-                .filter(|t| t.starts_with("resignation:") || *t == "agreement")
-                .unwrap_or("recorded")
-                .to_string(),
-        );
+    if let Some((outcome, reason)) = result {
+        row.result = Some(outcome.token().to_string());
+        row.reason = Some(reason);
     }
+    row.imported = true;
+    row.tags = Some(
+        serde_json::to_string(&record.tags)
+            .map_err(|e| ApiError::internal(format!("the record's tags: {e}")))?,
+    );
     let mut game = LiveGame::from_row(row).map_err(ApiError::internal)?;
     game.row.status = if game.is_over() {
         game.outcome().token().to_string()
@@ -395,7 +421,7 @@ pub(crate) async fn import_game(
         "ongoing".to_string()
     };
     game.row.plies = game.game.len() as i64;
-    app.open_game(game, creator).await
+    app.open_game(game, creator, client).await
 }
 
 #[derive(Deserialize)]
@@ -431,15 +457,24 @@ pub(crate) async fn list_games(
 pub(crate) struct GameQuery {
     /// Show the game as it was after this many plies (replay).
     ply: Option<usize>,
-    /// A seat token: the answer says which seats it holds (`you`).
+    /// A seat token: the answer says which seats it holds (`you`). The
+    /// header `X-Punct-Token` is better (URLs end up in logs and history).
     token: Option<String>,
 }
+
+/// The header that carries a seat token on `GET /api/games/{id}`.
+const TOKEN_HEADER: &str = "x-punct-token";
 
 pub(crate) async fn get_game(
     State(app): Shared,
     Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
     Params(q): Params<GameQuery>,
 ) -> Result<Response, ApiError> {
+    // A header that is not plain text is no token: it holds no seat.
+    let header_token = headers
+        .get(TOKEN_HEADER)
+        .map(|v| v.to_str().unwrap_or_default());
     let slot = app.slot(&id).await?;
     let game = slot.game.lock().await;
     let mut state = match q.ply {
@@ -454,7 +489,7 @@ pub(crate) async fn get_game(
             )
         })?,
     };
-    if let Some(token) = q.token.as_deref() {
+    if let Some(token) = header_token.or(q.token.as_deref()) {
         let you: Vec<&str> = game.seats(token).iter().map(|s| s.name()).collect();
         state.set("you", json!(you));
     }
@@ -544,11 +579,12 @@ pub(crate) struct MoveRequest {
 
 pub(crate) async fn post_move(
     State(app): Shared,
+    Client(client): Client,
     Path(id): Path<String>,
     Body(req): Body<MoveRequest>,
 ) -> Result<Response, ApiError> {
     let state = app
-        .change(&id, |g| g.play(&req.token, &req.mv, req.ply))
+        .change_by(client, &id, |g| g.play(&req.token, &req.mv, req.ply))
         .await?;
     Ok(json_text(StatusCode::OK, state.state.to_string()))
 }
@@ -593,4 +629,66 @@ pub(crate) async fn post_takeback(
         .change(&id, |g| g.takeback(&req.token, &req.action))
         .await?;
     Ok(json_text(StatusCode::OK, state.state.to_string()))
+}
+
+/// A seat's page: the token rides in the fragment, which browsers never
+/// send to a server, and the page moves it into its storage at once.
+fn seat_link(id: &str, token: &str) -> String {
+    format!("/game/{id}#token={token}")
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Claim {
+    invite: String,
+}
+
+/// Takes the online seat still waiting for its player, with the invite
+/// code the creator passed on; the seat gets a fresh token.
+pub(crate) async fn post_claim(
+    State(app): Shared,
+    Path(id): Path<String>,
+    Body(req): Body<Claim>,
+) -> Result<Response, ApiError> {
+    let token = new_token(&app, 24);
+    let mut side = None;
+    let changed = app
+        .change(&id, |g| {
+            side = Some(g.claim(&req.invite, token.clone())?);
+            Ok(())
+        })
+        .await?;
+    let side = side.ok_or_else(|| ApiError::internal("the claim named no seat"))?;
+    let game: Value = serde_json::from_str(&changed.state)
+        .map_err(|e| ApiError::internal(format!("the state: {e}")))?;
+    Ok(axum::Json(json!({
+        "side": side.name(),
+        "link": seat_link(&id, &token),
+        "token": token,
+        "game": game,
+    }))
+    .into_response())
+}
+
+/// Gives the holder of a seat's token a new one; the old one stops
+/// working (a link shown to someone else, or moving to another device).
+pub(crate) async fn post_token(
+    State(app): Shared,
+    Path(id): Path<String>,
+    Body(req): Body<TokenOnly>,
+) -> Result<Response, ApiError> {
+    let token = new_token(&app, 24);
+    let mut seats = Vec::new();
+    app.change(&id, |g| {
+        seats = g.renew_token(&req.token, token.clone())?;
+        Ok(())
+    })
+    .await?;
+    let seats: Vec<&str> = seats.iter().map(|s| s.name()).collect();
+    Ok(axum::Json(json!({
+        "link": seat_link(&id, &token),
+        "token": token,
+        "seats": seats,
+    }))
+    .into_response())
 }

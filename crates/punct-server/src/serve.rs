@@ -1,16 +1,18 @@
 //! Listening, and stopping on a signal.
 
 use crate::app::App;
+use crate::limits::{RateLimits, SocketCounts};
+use crate::security::Hosts;
 use crate::store::Store;
-use crate::{routes, Config};
+use crate::{conn, limits, routes, security, Config};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use tokio::sync::Semaphore;
 
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+    let hosts = Arc::new(Hosts::new(&config)?);
     let store = Store::open(&config.data_dir, config.sync)?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))
         .await
@@ -18,32 +20,46 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     let addr = listener
         .local_addr()
         .map_err(|e| format!("cannot read the listening address: {e}"))?;
+    let rates = Arc::new(RateLimits::new(&config.rates));
+    let options = conn::Options {
+        max_connections: config.max_connections,
+        header_timeout: config.header_timeout,
+        shutdown_grace: config.shutdown_grace,
+        trust_proxy: config.trust_proxy,
+    };
     let app = Arc::new(App {
-        ai_permits: Arc::new(Semaphore::new(config.ai_workers.max(1))),
+        ai: crate::ai::Scheduler::new(&config),
         config,
         store,
         games: std::sync::Mutex::new(HashMap::new()),
         rng: std::sync::Mutex::new(StdRng::from_os_rng()),
         stopping: tokio::sync::watch::channel(false).0,
+        rates: rates.clone(),
+        sockets: Arc::new(SocketCounts::default()),
+        hosts: hosts.clone(),
     });
     crate::ai::resume_ai_games(&app).await;
-    ready(addr);
+    tokio::spawn(crate::app::housekeeping(app.clone()));
     let stopping = app.stopping.clone();
-    // Small messages (an ack, then a state) go out at once, not after
-    // Nagle's wait for the peer's acknowledgement.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(
-        listener,
-        routes::router(app).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        shutdown_signal().await;
-        let _ = stopping.send(true);
-    })
-    .await
-    .map_err(|e| format!("server error: {e}"))
+    // Outermost first: the host check and headers, then the rate limits.
+    let router = routes::router(app.clone())
+        .merge(
+            axum::Router::new()
+                .route("/api/status", axum::routing::get(status))
+                .with_state(app),
+        )
+        .layer(axum::middleware::from_fn_with_state(rates, limits::limit))
+        .layer(axum::middleware::from_fn_with_state(hosts, security::guard));
+    ready(addr);
+    conn::serve(listener, router, options, shutdown_signal(), stopping).await;
+    Ok(())
+}
+/// What the server holds now, for operators (and the limits' tests).
+async fn status(axum::extract::State(app): crate::app::Shared) -> axum::Json<serde_json::Value> {
+    axum::Json(serde_json::json!({
+        "games_in_memory": app.games_in_memory(),
+        "live_sockets": app.sockets.total(),
+    }))
 }
 
 pub(crate) async fn shutdown_signal() {

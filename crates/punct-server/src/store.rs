@@ -54,8 +54,10 @@ pub struct GameRow {
     pub tags: Option<String>,
 }
 
+/// The current schema, for a new database. An existing one is brought
+/// here by [`VERSIONS`]; a test holds the two equal.
 const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
+CREATE TABLE games (
     id          TEXT PRIMARY KEY,
     variant     TEXT NOT NULL,
     mode        TEXT NOT NULL,
@@ -78,8 +80,76 @@ CREATE TABLE IF NOT EXISTS games (
     imported    INTEGER NOT NULL DEFAULT 0,
     tags        TEXT
 );
-CREATE INDEX IF NOT EXISTS games_by_update ON games (updated DESC);
+CREATE INDEX games_by_update ON games (updated DESC);
 ";
+
+/// One version of the schema: the columns of `games` at that version and
+/// the SQL that brings the version before it here.
+struct SchemaVersion {
+    columns: &'static [&'static str],
+    upgrade: &'static str,
+}
+
+/// Every schema version, oldest first: version N is `VERSIONS[N - 1]`. The
+/// number lives in the database's `PRAGMA user_version`; version 1 predates
+/// it and so reads 0 there. A new version is one more entry (and the new
+/// `SCHEMA` and `COLUMNS`); entries already released never change.
+const VERSIONS: &[SchemaVersion] = &[
+    SchemaVersion {
+        columns: &[
+            "id",
+            "variant",
+            "mode",
+            "ai_level",
+            "ai_side",
+            "white_token",
+            "black_token",
+            "start",
+            "moves",
+            "result",
+            "reason",
+            "draw_offer",
+            "takeback",
+            "created",
+            "updated",
+            "version",
+            "status",
+            "plies",
+        ],
+        upgrade: "",
+    },
+    SchemaVersion {
+        columns: &[
+            "id",
+            "variant",
+            "mode",
+            "ai_level",
+            "ai_side",
+            "white_token",
+            "black_token",
+            "start",
+            "moves",
+            "result",
+            "reason",
+            "draw_offer",
+            "takeback",
+            "created",
+            "updated",
+            "version",
+            "status",
+            "plies",
+            "invite",
+            "imported",
+            "tags",
+        ],
+        upgrade: "ALTER TABLE games ADD COLUMN invite TEXT;
+                  ALTER TABLE games ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;
+                  ALTER TABLE games ADD COLUMN tags TEXT;",
+    },
+];
+
+/// The schema version this punct writes.
+pub const SCHEMA_VERSION: u32 = VERSIONS.len() as u32;
 
 const COLUMNS: &str = "id, variant, mode, ai_level, ai_side, white_token, black_token, start, \
                        moves, result, reason, draw_offer, takeback, created, updated, version, \
@@ -132,12 +202,156 @@ impl SyncMode {
     }
 }
 
-fn open(path: &Path, sync: SyncMode) -> rusqlite::Result<Connection> {
+fn connect(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
-    conn.pragma_update(None, "synchronous", sync.pragma())?;
     Ok(conn)
+}
+
+/// Switches to WAL (a setting kept in the file) and sets the sync mode.
+/// Done only once the schema is known to be ours, so a refused file is
+/// left as it was.
+fn configure(conn: &Connection, sync: SyncMode) -> rusqlite::Result<()> {
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", sync.pragma())
+}
+
+/// What an opened database holds.
+#[derive(Debug, PartialEq, Eq)]
+enum Found {
+    /// Nothing yet: a new file.
+    Empty,
+    /// Our tables at this schema version.
+    Version(u32),
+    /// A schema version above [`SCHEMA_VERSION`].
+    Newer(i64),
+    /// Something that is not a PÜNCT games database, and why.
+    Foreign(String),
+}
+
+/// Reads the schema version and checks the tables against it.
+fn inspect(conn: &Connection) -> rusqlite::Result<Found> {
+    let user_version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    // SQLite's own tables (`sqlite_sequence`, …) and indexes do not matter.
+    let tables: Vec<(String, String)> = conn
+        .prepare(
+            "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') \
+             AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    if user_version == 0 && tables.is_empty() {
+        return Ok(Found::Empty);
+    }
+    if user_version > i64::from(SCHEMA_VERSION) {
+        return Ok(Found::Newer(user_version));
+    }
+    if user_version < 0 {
+        return Ok(Found::Foreign(format!(
+            "its schema version {user_version} is not one PÜNCT writes"
+        )));
+    }
+    // Version 1 predates the version number: it reads 0.
+    let version = user_version.max(1) as u32;
+    let claims = if user_version > 0 {
+        format!(" (the file says schema version {user_version})")
+    } else {
+        String::new()
+    };
+    let foreign = |why: String| Ok(Found::Foreign(format!("{why}{claims}")));
+    if !tables
+        .iter()
+        .any(|(kind, name)| kind == "table" && name == "games")
+    {
+        let names: Vec<String> = tables.iter().map(|(_, n)| format!("`{n}`")).collect();
+        return foreign(format!(
+            "it has no table `games` (its tables: {})",
+            names.join(", ")
+        ));
+    }
+    if let Some((kind, name)) = tables.iter().find(|(_, name)| name != "games") {
+        return foreign(format!("it has a {kind} `{name}` that PÜNCT does not make"));
+    }
+    let have: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('games') ORDER BY cid")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let want = VERSIONS[version as usize - 1].columns;
+    if let Some(missing) = want.iter().find(|c| !have.iter().any(|h| h == *c)) {
+        return foreign(format!("table games has no column `{missing}`"));
+    }
+    if let Some(extra) = have.iter().find(|h| !want.contains(&h.as_str())) {
+        return foreign(format!(
+            "table games has a column `{extra}` that schema version {version} does not have"
+        ));
+    }
+    Ok(Found::Version(version))
+}
+
+/// Brings the database to [`SCHEMA_VERSION`] in one transaction: creates
+/// the schema in a new file, or migrates an older version step by step.
+/// Returns the version it migrated from. A database of a newer punct, or
+/// one that is not ours, is refused untouched.
+fn prepare_schema(conn: &mut Connection, path: &Path) -> Result<Option<u32>, String> {
+    let fail = |e: rusqlite::Error| {
+        if e.sqlite_error_code() == Some(rusqlite::ErrorCode::NotADatabase) {
+            format!(
+                "database {} is not an SQLite database (SQLite: {e}): move it away, or start \
+                 with another --data-dir",
+                path.display()
+            )
+        } else {
+            format!("database {}: {e}", path.display())
+        }
+    };
+    // IMMEDIATE: a second punct opening the same file waits instead of
+    // migrating it at the same time.
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(fail)?;
+    let from = match inspect(&tx).map_err(fail)? {
+        // Up to date: nothing to write (the transaction rolls back).
+        Found::Version(v) if v == SCHEMA_VERSION => return Ok(None),
+        Found::Empty => {
+            tx.execute_batch(SCHEMA).map_err(fail)?;
+            None
+        }
+        Found::Version(v) => {
+            for step in &VERSIONS[v as usize..] {
+                tx.execute_batch(step.upgrade).map_err(fail)?;
+            }
+            Some(v)
+        }
+        Found::Newer(v) => {
+            return Err(format!(
+                "database {} was written by a newer punct (schema version {v}; this punct \
+                 knows versions up to {SCHEMA_VERSION}): upgrade punct, or start with another \
+                 --data-dir",
+                path.display()
+            ))
+        }
+        Found::Foreign(why) => {
+            return Err(format!(
+                "database {} is not a PÜNCT games database: {why}",
+                path.display()
+            ))
+        }
+    };
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)
+        .map_err(fail)?;
+    // What was made must be what this punct reads; a wrong migration step
+    // stops here, rolled back.
+    match inspect(&tx).map_err(fail)? {
+        Found::Version(v) if v == SCHEMA_VERSION => {}
+        other => {
+            return Err(format!(
+                "database {}: preparing schema version {SCHEMA_VERSION} went wrong: {other:?}",
+                path.display()
+            ))
+        }
+    }
+    tx.commit().map_err(fail)?;
+    Ok(from)
 }
 
 type Ack = oneshot::Sender<Result<(), SaveError>>;
@@ -177,18 +391,31 @@ pub struct Store {
     path: PathBuf,
     writes: Mutex<mpsc::Sender<(Write, Ack)>>,
     reader: Mutex<Connection>,
+    migrated_from: Option<u32>,
 }
 
 impl Store {
-    /// Opens (creating if needed) `games.sqlite3` in `dir`.
+    /// Opens (creating if needed) `games.sqlite3` in `dir`, migrating an
+    /// older schema (and saying so on stderr). Refuses a database of a
+    /// newer punct, one that is not PÜNCT's and a file that is not SQLite.
     pub fn open(dir: &Path, sync: SyncMode) -> Result<Store, String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create data directory {}: {e}", dir.display()))?;
         let path = dir.join("games.sqlite3");
         let fail = |e: rusqlite::Error| format!("database {}: {e}", path.display());
-        let writer = open(&path, sync).map_err(fail)?;
-        writer.execute_batch(SCHEMA).map_err(fail)?;
-        let reader = open(&path, sync).map_err(fail)?;
+        let mut writer = connect(&path).map_err(fail)?;
+        let migrated_from = prepare_schema(&mut writer, &path)?;
+        if let Some(from) = migrated_from {
+            // Operators should know their file changed (older punct
+            // releases cannot open it any more).
+            eprintln!(
+                "punct serve: migrated database {} from schema version {from} to {SCHEMA_VERSION}",
+                path.display()
+            );
+        }
+        configure(&writer, sync).map_err(fail)?;
+        let reader = connect(&path).map_err(fail)?;
+        configure(&reader, sync).map_err(fail)?;
         let (tx, rx) = mpsc::channel::<(Write, Ack)>();
         std::thread::Builder::new()
             .name("punct-db-writer".into())
@@ -198,11 +425,17 @@ impl Store {
             path,
             writes: Mutex::new(tx),
             reader: Mutex::new(reader),
+            migrated_from,
         })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The schema version `open` migrated the database from, if it did.
+    pub fn migrated_from(&self) -> Option<u32> {
+        self.migrated_from
     }
 
     /// Stores a new game; returns once it is committed. Never replaces a
@@ -309,8 +542,11 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), SaveError> {
                 .map_err(failed)?;
             match stmt.execute(&row_params(g)[..]) {
                 Ok(_) => Ok(()),
+                // Only the id's uniqueness means "taken": another
+                // constraint (NOT NULL, a trigger) is a failure, which a
+                // caller must not answer by retrying with a new id.
                 Err(rusqlite::Error::SqliteFailure(e, _))
-                    if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+                    if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
                 {
                     Err(SaveError::Duplicate)
                 }
@@ -334,6 +570,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), SaveError> {
             params.push(expected);
             match stmt.execute(&params[..]) {
                 Ok(1) => Ok(()),
+                // Another version, or no such game at all.
                 Ok(_) => Err(SaveError::Stale),
                 Err(e) => Err(failed(e)),
             }
@@ -342,35 +579,535 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), SaveError> {
 }
 
 /// Commits queued writes in batches until every sender is gone. Each
-/// write gets its own answer; a failed commit fails the whole batch.
+/// write gets its own answer, sent only after the commit.
 fn write_loop(mut conn: Connection, rx: mpsc::Receiver<(Write, Ack)>) {
     while let Ok(first) = rx.recv() {
-        let mut batch = vec![first];
-        while batch.len() < 256 {
+        let mut writes = vec![first.0];
+        let mut acks = vec![first.1];
+        while writes.len() < 256 {
             match rx.try_recv() {
-                Ok(w) => batch.push(w),
+                Ok((w, ack)) => {
+                    writes.push(w);
+                    acks.push(ack);
+                }
                 Err(_) => break,
             }
         }
-        let committed = (|| -> rusqlite::Result<Vec<Result<(), SaveError>>> {
-            let tx = conn.transaction()?;
-            let answers = batch.iter().map(|(w, _)| apply(&tx, w)).collect();
-            tx.commit()?;
-            Ok(answers)
-        })();
-        match committed {
-            Ok(answers) => {
-                for ((_, ack), answer) in batch.into_iter().zip(answers) {
-                    // A requester that went away no longer needs the answer.
-                    let _ = ack.send(answer);
+        for (ack, answer) in acks.into_iter().zip(commit_batch(&mut conn, &writes)) {
+            // A requester that went away no longer needs the answer.
+            let _ = ack.send(answer);
+        }
+    }
+}
+
+/// Commits `writes` in one transaction and answers each. A write that
+/// fails alone (a taken id, a stale version) gets its error and the others
+/// still commit: SQLite undoes just that statement. A failure after which
+/// SQLite has rolled back the whole transaction (disk full, I/O error, a
+/// trigger's `RAISE(ROLLBACK)`) fails that write, and the others are tried
+/// again in a new transaction rather than run outside one. A failed commit
+/// fails every write it held.
+fn commit_batch(conn: &mut Connection, writes: &[Write]) -> Vec<Result<(), SaveError>> {
+    let failed = |e: rusqlite::Error| SaveError::Failed(format!("database write failed: {e}"));
+    let mut answers: Vec<Option<Result<(), SaveError>>> = vec![None; writes.len()];
+    // Every round answers at least one write, so this ends.
+    'round: loop {
+        let pending: Vec<usize> = (0..writes.len())
+            .filter(|&i| answers[i].is_none())
+            .collect();
+        if pending.is_empty() {
+            break;
+        }
+        let tx = match conn.transaction() {
+            Ok(tx) => tx,
+            Err(e) => {
+                let e = failed(e);
+                for i in pending {
+                    answers[i] = Some(Err(e.clone()));
+                }
+                break;
+            }
+        };
+        let mut done = Vec::with_capacity(pending.len());
+        for i in pending {
+            let answer = apply(&tx, &writes[i]);
+            if answer.is_err() && tx.is_autocommit() {
+                // The transaction is gone, and with it the writes before
+                // this one: they go again in the next round.
+                answers[i] = Some(answer);
+                continue 'round;
+            }
+            done.push((i, answer));
+        }
+        match tx.commit() {
+            Ok(()) => {
+                for (i, answer) in done {
+                    answers[i] = Some(answer);
                 }
             }
             Err(e) => {
-                let e = SaveError::Failed(format!("database write failed: {e}"));
-                for (_, ack) in batch {
-                    let _ = ack.send(Err(e.clone()));
+                let e = failed(e);
+                for (i, _) in done {
+                    answers[i] = Some(Err(e.clone()));
                 }
             }
         }
+        break;
+    }
+    answers
+        .into_iter()
+        .map(|a| a.unwrap_or_else(|| Err(SaveError::Failed("database write not run".into()))))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A fresh directory, removed on drop.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new() -> TempDir {
+            static N: AtomicUsize = AtomicUsize::new(0);
+            let dir = std::env::temp_dir().join(format!(
+                "punct-store-test-{}-{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::SeqCst)
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            TempDir(dir)
+        }
+        fn db(&self) -> PathBuf {
+            self.0.join("games.sqlite3")
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn block_on<F: std::future::Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    fn row(id: &str) -> GameRow {
+        GameRow {
+            id: id.to_string(),
+            variant: "standard".into(),
+            mode: "online".into(),
+            ai_level: None,
+            ai_side: None,
+            white_token: Some("w".into()),
+            black_token: Some("b".into()),
+            start: "start".into(),
+            moves: String::new(),
+            result: None,
+            reason: None,
+            draw_offer: None,
+            takeback: None,
+            created: 1,
+            updated: 1,
+            version: 1,
+            status: "ongoing".into(),
+            plies: 0,
+            invite: Some("code".into()),
+            imported: false,
+            tags: None,
+        }
+    }
+
+    /// The schema of version 1 exactly as the release before versioning
+    /// created it.
+    const V1_SCHEMA: &str = "
+        CREATE TABLE IF NOT EXISTS games (
+            id          TEXT PRIMARY KEY,
+            variant     TEXT NOT NULL,
+            mode        TEXT NOT NULL,
+            ai_level    INTEGER,
+            ai_side     TEXT,
+            white_token TEXT,
+            black_token TEXT,
+            start       TEXT NOT NULL,
+            moves       TEXT NOT NULL,
+            result      TEXT,
+            reason      TEXT,
+            draw_offer  TEXT,
+            takeback    TEXT,
+            created     INTEGER NOT NULL,
+            updated     INTEGER NOT NULL,
+            version     INTEGER NOT NULL,
+            status      TEXT NOT NULL,
+            plies       INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS games_by_update ON games (updated DESC);
+    ";
+
+    fn make_db(path: &Path, sql: &str) {
+        Connection::open(path).unwrap().execute_batch(sql).unwrap();
+    }
+
+    fn user_version(path: &Path) -> i64 {
+        Connection::open(path)
+            .unwrap()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    /// `PRAGMA table_info(games)`: name, type, not null, default, key.
+    fn table_info(path: &Path) -> Vec<(String, String, bool, Option<String>, i64)> {
+        let conn = Connection::open(path).unwrap();
+        let mut stmt = conn.prepare("PRAGMA table_info(games)").unwrap();
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+            })
+            .unwrap();
+        rows.collect::<Result<_, _>>().unwrap()
+    }
+
+    fn open_err(dir: &TempDir) -> String {
+        match Store::open(&dir.0, SyncMode::Normal) {
+            Ok(_) => panic!("{} was opened", dir.db().display()),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn columns_are_the_current_versions() {
+        let names: Vec<&str> = COLUMNS.split(", ").collect();
+        assert_eq!(names, VERSIONS.last().unwrap().columns);
+        assert_eq!(SCHEMA_VERSION, 2);
+    }
+
+    #[test]
+    fn a_new_database_gets_the_current_schema() {
+        let dir = TempDir::new();
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        assert_eq!(store.migrated_from(), None);
+        assert_eq!(user_version(&dir.db()), 2);
+        let journal: String = Connection::open(dir.db())
+            .unwrap()
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(journal, "wal");
+        drop(store);
+        // Opening it again changes nothing.
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        assert_eq!(store.migrated_from(), None);
+        assert_eq!(user_version(&dir.db()), 2);
+    }
+
+    #[test]
+    fn an_insert_never_replaces_a_game() {
+        let dir = TempDir::new();
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        let first = row("g1");
+        block_on(store.insert(first.clone())).unwrap();
+        let other = GameRow {
+            moves: "pass".into(),
+            white_token: Some("thief".into()),
+            version: 9,
+            ..row("g1")
+        };
+        assert_eq!(block_on(store.insert(other)), Err(SaveError::Duplicate));
+        assert_eq!(store.load("g1").unwrap(), Some(first));
+    }
+
+    #[test]
+    fn an_update_at_another_version_is_stale_and_writes_nothing() {
+        let dir = TempDir::new();
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        block_on(store.insert(row("g1"))).unwrap();
+        let changed = GameRow {
+            moves: "pass".into(),
+            plies: 1,
+            version: 2,
+            ..row("g1")
+        };
+        assert_eq!(
+            block_on(store.update(changed.clone(), 5)),
+            Err(SaveError::Stale)
+        );
+        assert_eq!(store.load("g1").unwrap(), Some(row("g1")));
+        // At the right version it lands, and then the old version is stale.
+        block_on(store.update(changed.clone(), 1)).unwrap();
+        assert_eq!(store.load("g1").unwrap(), Some(changed.clone()));
+        let again = GameRow {
+            version: 3,
+            ..changed.clone()
+        };
+        assert_eq!(block_on(store.update(again, 1)), Err(SaveError::Stale));
+        assert_eq!(store.load("g1").unwrap(), Some(changed));
+        // A game that is not stored is not created by an update.
+        assert_eq!(
+            block_on(store.update(row("nope"), 1)),
+            Err(SaveError::Stale)
+        );
+        assert_eq!(store.load("nope").unwrap(), None);
+    }
+
+    #[test]
+    fn one_failing_write_in_a_batch_does_not_fail_the_others() {
+        let dir = TempDir::new();
+        drop(Store::open(&dir.0, SyncMode::Normal).unwrap());
+        let mut conn = Connection::open(dir.db()).unwrap();
+        conn.execute_batch(&format!(
+            "INSERT INTO games ({COLUMNS}) VALUES ('old', 'standard', 'online', NULL, NULL, \
+             NULL, NULL, 's', '', NULL, NULL, NULL, NULL, 1, 1, 4, 'ongoing', 0, NULL, 0, NULL)"
+        ))
+        .unwrap();
+        let dup = GameRow {
+            moves: "pass".into(),
+            ..row("a")
+        };
+        let answers = commit_batch(
+            &mut conn,
+            &[
+                Write::Insert(row("a")),
+                Write::Insert(dup),
+                Write::Update(row("old"), 3),
+                Write::Insert(row("b")),
+                Write::Update(
+                    GameRow {
+                        version: 5,
+                        ..row("old")
+                    },
+                    4,
+                ),
+            ],
+        );
+        assert_eq!(
+            answers,
+            vec![
+                Ok(()),
+                Err(SaveError::Duplicate),
+                Err(SaveError::Stale),
+                Ok(()),
+                Ok(())
+            ]
+        );
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        assert_eq!(store.load("a").unwrap(), Some(row("a")));
+        assert_eq!(store.load("b").unwrap(), Some(row("b")));
+        assert_eq!(store.load("old").unwrap().unwrap().version, 5);
+    }
+
+    #[test]
+    fn concurrent_inserts_of_one_id_store_one_game() {
+        let dir = TempDir::new();
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        let second = GameRow {
+            moves: "pass".into(),
+            ..row("same")
+        };
+        let (a, b, c) = block_on(async {
+            tokio::join!(
+                store.insert(row("same")),
+                store.insert(second),
+                store.insert(row("other"))
+            )
+        });
+        assert_eq!((a, b, c), (Ok(()), Err(SaveError::Duplicate), Ok(())));
+        assert_eq!(store.load("same").unwrap(), Some(row("same")));
+        assert_eq!(store.load("other").unwrap(), Some(row("other")));
+    }
+
+    #[test]
+    fn a_constraint_other_than_the_id_is_a_failure_not_a_duplicate() {
+        let dir = TempDir::new();
+        drop(Store::open(&dir.0, SyncMode::Normal).unwrap());
+        let mut conn = Connection::open(dir.db()).unwrap();
+        conn.execute_batch(
+            "CREATE TRIGGER refuse BEFORE INSERT ON games WHEN NEW.id = 'bad' \
+             BEGIN SELECT RAISE(ABORT, 'refused'); END;",
+        )
+        .unwrap();
+        let answers = commit_batch(&mut conn, &[Write::Insert(row("bad"))]);
+        assert!(
+            matches!(&answers[..], [Err(SaveError::Failed(e))] if e.contains("refused")),
+            "{answers:?}"
+        );
+    }
+
+    #[test]
+    fn a_write_that_rolls_back_the_transaction_does_not_take_the_others_along() {
+        let dir = TempDir::new();
+        drop(Store::open(&dir.0, SyncMode::Normal).unwrap());
+        let mut conn = Connection::open(dir.db()).unwrap();
+        // RAISE(ROLLBACK) ends the whole transaction, as a full disk would.
+        conn.execute_batch(
+            "CREATE TRIGGER undo BEFORE INSERT ON games WHEN NEW.id = 'bad' \
+             BEGIN SELECT RAISE(ROLLBACK, 'rolled back'); END;",
+        )
+        .unwrap();
+        let answers = commit_batch(
+            &mut conn,
+            &[
+                Write::Insert(row("a")),
+                Write::Insert(row("bad")),
+                Write::Insert(row("c")),
+            ],
+        );
+        assert_eq!(answers[0], Ok(()));
+        assert!(
+            matches!(&answers[1], Err(SaveError::Failed(_))),
+            "{answers:?}"
+        );
+        assert_eq!(answers[2], Ok(()));
+        assert!(conn.is_autocommit(), "no transaction left open");
+        let ids: Vec<String> = conn
+            .prepare("SELECT id FROM games ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(ids, ["a", "c"]);
+    }
+
+    #[test]
+    fn a_version_1_database_is_migrated_and_its_games_kept() {
+        let dir = TempDir::new();
+        make_db(&dir.db(), V1_SCHEMA);
+        Connection::open(dir.db())
+            .unwrap()
+            .execute(
+                "INSERT INTO games VALUES ('old1', 'standard', 'ai', 3, 'black', 'wt', NULL, \
+                 'start', 'C@B7/2', NULL, NULL, NULL, NULL, 10, 20, 2, 'ongoing', 1)",
+                [],
+            )
+            .unwrap();
+        assert_eq!(user_version(&dir.db()), 0);
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        assert_eq!(store.migrated_from(), Some(1));
+        assert_eq!(user_version(&dir.db()), 2);
+        let game = store.load("old1").unwrap().expect("the old game");
+        assert_eq!(
+            game,
+            GameRow {
+                id: "old1".into(),
+                variant: "standard".into(),
+                mode: "ai".into(),
+                ai_level: Some(3),
+                ai_side: Some("black".into()),
+                white_token: Some("wt".into()),
+                black_token: None,
+                start: "start".into(),
+                moves: "C@B7/2".into(),
+                result: None,
+                reason: None,
+                draw_offer: None,
+                takeback: None,
+                created: 10,
+                updated: 20,
+                version: 2,
+                status: "ongoing".into(),
+                plies: 1,
+                invite: None,
+                imported: false,
+                tags: None,
+            }
+        );
+        // The migrated table is the table a new database gets.
+        let fresh = TempDir::new();
+        drop(Store::open(&fresh.0, SyncMode::Normal).unwrap());
+        assert_eq!(table_info(&dir.db()), table_info(&fresh.db()));
+        // New games go in with the new columns.
+        block_on(store.insert(row("new"))).unwrap();
+        assert_eq!(store.load("new").unwrap(), Some(row("new")));
+        drop(store);
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        assert_eq!(store.migrated_from(), None, "migrated once only");
+    }
+
+    #[test]
+    fn a_database_of_a_newer_punct_is_refused_untouched() {
+        let dir = TempDir::new();
+        make_db(&dir.db(), &format!("{SCHEMA} PRAGMA user_version = 3;"));
+        let before = std::fs::read(dir.db()).unwrap();
+        assert_eq!(
+            open_err(&dir),
+            format!(
+                "database {} was written by a newer punct (schema version 3; this punct knows \
+                 versions up to 2): upgrade punct, or start with another --data-dir",
+                dir.db().display()
+            )
+        );
+        assert_eq!(std::fs::read(dir.db()).unwrap(), before);
+        assert!(!dir.0.join("games.sqlite3-wal").exists());
+    }
+
+    #[test]
+    fn a_database_of_another_schema_is_refused() {
+        let v1_without_moves = V1_SCHEMA.replace("moves       TEXT NOT NULL,", "");
+        let cases = [
+            (
+                v1_without_moves.clone(),
+                "is not a PÜNCT games database: table games has no column `moves`",
+            ),
+            (
+                "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);".to_string(),
+                "is not a PÜNCT games database: it has no table `games` (its tables: `notes`)",
+            ),
+            (
+                format!("{V1_SCHEMA} CREATE TABLE notes (body TEXT);"),
+                "is not a PÜNCT games database: it has a table `notes` that PÜNCT does not make",
+            ),
+            (
+                V1_SCHEMA.replace("plies       INTEGER NOT NULL", "plies INTEGER, colour TEXT"),
+                "is not a PÜNCT games database: table games has a column `colour` that schema \
+                 version 1 does not have",
+            ),
+            (
+                format!("{V1_SCHEMA} PRAGMA user_version = 2;"),
+                "is not a PÜNCT games database: table games has no column `invite` (the file \
+                 says schema version 2)",
+            ),
+            (
+                format!("{SCHEMA} PRAGMA user_version = 1;"),
+                "is not a PÜNCT games database: table games has a column `invite` that schema \
+                 version 1 does not have (the file says schema version 1)",
+            ),
+            (
+                format!("{SCHEMA} PRAGMA user_version = -1;"),
+                "is not a PÜNCT games database: its schema version -1 is not one PÜNCT writes",
+            ),
+        ];
+        for (sql, want) in cases {
+            let dir = TempDir::new();
+            make_db(&dir.db(), &sql);
+            let before = std::fs::read(dir.db()).unwrap();
+            let e = open_err(&dir);
+            assert_eq!(
+                e,
+                format!("database {} {want}", dir.db().display()),
+                "{sql}"
+            );
+            assert_eq!(std::fs::read(dir.db()).unwrap(), before, "{sql}");
+        }
+    }
+
+    #[test]
+    fn a_file_that_is_not_sqlite_is_refused() {
+        let dir = TempDir::new();
+        let text = "these are my notes, not a database\n".repeat(100);
+        std::fs::write(dir.db(), &text).unwrap();
+        assert_eq!(
+            open_err(&dir),
+            format!(
+                "database {} is not an SQLite database (SQLite: file is not a database): move \
+                 it away, or start with another --data-dir",
+                dir.db().display()
+            )
+        );
+        assert_eq!(std::fs::read_to_string(dir.db()).unwrap(), text);
     }
 }

@@ -1,6 +1,13 @@
 //! The web page's files, built into the binary so the server needs nothing
 //! else at run time.
 
+/// What the page may load and run: its own files only (no inline script
+/// or style, no frames), so injected markup can do nothing. Sent with
+/// every answer (security.rs).
+pub(crate) const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
+     form-action 'self'; frame-ancestors 'none'";
+
 /// (path under `/static/`, content type, content)
 const FILES: &[(&str, &str, &[u8])] = &[
     (

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{assert_error, legal_moves, moves, ply, Rng, Server, Ws};
+use punct_core::{Game, Outcome, Record, Variant};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -21,16 +22,19 @@ fn creating_an_online_game_gives_seats_links_and_the_start_state() {
     let id = body["id"].as_str().expect("an id");
     assert!(!id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric()));
     let white = body["seats"]["white"].as_str().expect("a white token");
-    let black = body["seats"]["black"].as_str().expect("a black token");
-    assert_ne!(white, black, "each seat has its own token");
+    // The other seat's token is made when its player claims it (tests/seats.rs).
+    assert_eq!(body["seats"]["black"], Value::Null);
+    let code = body["invite"]["code"].as_str().expect("an invite code");
+    assert_eq!(body["invite"]["side"], "black");
     assert_eq!(body["you"], "white", "the creator's seat defaults to white");
     assert_eq!(
         body["links"]["white"].as_str(),
-        Some(format!("/game/{id}?token={white}").as_str())
+        Some(format!("/game/{id}#token={white}").as_str())
     );
+    assert_eq!(body["links"]["black"], Value::Null);
     assert_eq!(
-        body["links"]["black"].as_str(),
-        Some(format!("/game/{id}?token={black}").as_str())
+        body["links"]["invite"].as_str(),
+        Some(format!("/game/{id}#invite={code}").as_str())
     );
     assert_eq!(
         body["links"]["spectate"].as_str(),
@@ -52,6 +56,9 @@ fn creating_an_online_game_gives_seats_links_and_the_start_state() {
     assert_eq!(state["draw_offer"], Value::Null);
     assert_eq!(state["takeback_request"], Value::Null);
     assert_eq!(state["ai_thinking"], false);
+    assert_eq!(state["invite_open"], "black");
+    assert_eq!(state["imported"], false);
+    assert_eq!(state["tags"], Value::Null);
     let full = json!({"T": 6, "C": 2, "E": 4, "L": 2, "M": 2, "R": 2});
     assert_eq!(state["reserves"]["white"], full);
     assert_eq!(state["reserves"]["black"], full);
@@ -693,6 +700,19 @@ fn records_round_trip_through_import() {
         "imports continue at one screen by default"
     );
     assert_eq!(legal_moves(&copy), legal_moves(&state));
+    // Marked as imported, with the record's own tags.
+    assert_eq!(copy["imported"], true);
+    let tags = copy["tags"].as_array().expect("the record's tags");
+    assert!(tags.contains(&json!(["GameId", g.id])), "{tags:?}");
+    assert!(
+        tags.contains(&json!(["Event", "punct serve game"])),
+        "{tags:?}"
+    );
+    // The copy's record keeps them, and says it was imported here.
+    let (_, _, again) = server.get_text(&format!("/api/games/{new_id}/record"));
+    assert!(again.contains("[Event \"punct serve game\"]"), "{again}");
+    assert!(again.contains(&format!("[GameId \"{new_id}\"]")), "{again}");
+    assert!(again.contains("[Imported \""), "{again}");
     // The copy plays on.
     let token = imported["seats"]["white"].as_str().unwrap();
     let mv = legal_moves(&copy)[0].clone();
@@ -726,6 +746,178 @@ fn records_round_trip_through_import() {
     // Neither made a game.
     let (_, list) = server.get("/api/games");
     assert_eq!(list["games"].as_array().unwrap().len(), 3);
+}
+
+/// Imports `record` (text): the answer.
+fn import(server: &Server, record: &str) -> (u16, Value) {
+    server.post("/api/games/import", &json!({ "record": record }))
+}
+
+/// `record` with the result `outcome` and the Termination tag
+/// `termination` (none when `None`), as text.
+fn with_result(record: &Record, outcome: Outcome, termination: Option<&str>) -> String {
+    let mut rec = record.clone();
+    rec.outcome = outcome;
+    rec.set_tag("Result", outcome.token());
+    rec.tags.retain(|(n, _)| n != "Termination");
+    if let Some(t) = termination {
+        rec.set_tag("Termination", t);
+    }
+    rec.to_text()
+}
+
+/// Asserts a 422 `bad_record` whose message contains every one of `words`.
+#[track_caller]
+fn assert_refused(answer: &(u16, Value), words: &[&str]) {
+    assert_error(answer, 422, "bad_record");
+    let message = answer.1["error"]["message"].as_str().unwrap();
+    for w in words {
+        assert!(message.contains(w), "`{w}` not in: {message}");
+    }
+}
+
+/// A game the rules ended, played at random (additions first, so that the
+/// reserves run out soon), as a record.
+fn finished_record(seed: u64) -> Record {
+    let mut rng = Rng::new(seed);
+    let mut game = Game::new(Variant::Standard);
+    while !game.position().status().is_over() {
+        assert!(game.len() < 2000, "a random game that does not end");
+        let legal = game.position().legal_moves();
+        let adds: Vec<_> = legal
+            .iter()
+            .filter(|m| m.to_string().contains('@'))
+            .copied()
+            .collect();
+        let mv = *rng.pick(if adds.is_empty() { &legal } else { &adds });
+        game.play(mv).expect("a generated move is legal");
+    }
+    Record::from_game(&game, &[("Event", "a finished game"), ("White", "Ann")])
+}
+
+#[test]
+fn imported_results_must_be_shown_by_the_moves() {
+    let server = Server::start();
+    let rec = finished_record(11);
+    let shown = rec.outcome;
+    assert_ne!(shown, Outcome::Unfinished);
+
+    // As it is: accepted, the result is the position's own.
+    let (status, body) = import(&server, &rec.to_text());
+    assert_eq!(status, 201, "{body}");
+    let state = &body["game"];
+    assert_eq!(state["status"], "over");
+    assert_eq!(state["result"]["score"], shown.token());
+    let reason = state["result"]["reason"].as_str().unwrap();
+    assert!(
+        reason == "connection" || reason == "central count",
+        "{reason}"
+    );
+    assert_eq!(state["imported"], true);
+    assert!(state["tags"]
+        .as_array()
+        .unwrap()
+        .contains(&json!(["White", "Ann"])));
+    // Its record round-trips, with the original players and the import noted.
+    let id = body["id"].as_str().unwrap();
+    let (_, _, text) = server.get_text(&format!("/api/games/{id}/record"));
+    assert!(text.contains("[White \"Ann\"]"), "{text}");
+    assert!(text.contains("[Event \"a finished game\"]"), "{text}");
+    assert!(text.contains("[Imported \""), "{text}");
+    assert!(!text.contains("Termination"), "{text}");
+    let (status, again) = import(&server, &text);
+    assert_eq!(status, 201, "{again}");
+    assert_eq!(again["game"]["result"], state["result"]);
+    assert_eq!(again["game"]["moves"], state["moves"]);
+
+    // Another result than the moves show.
+    let other = if shown == Outcome::WhiteWins {
+        Outcome::BlackWins
+    } else {
+        Outcome::WhiteWins
+    };
+    assert_refused(
+        &import(&server, &with_result(&rec, other, None)),
+        &[other.token()],
+    );
+    // A resignation or agreement claimed for a game the moves ended.
+    let resigned = match shown {
+        Outcome::WhiteWins => "resignation:black",
+        _ => "resignation:white",
+    };
+    let claimed = with_result(&rec, shown, Some(resigned));
+    assert_refused(&import(&server, &claimed), &["Termination", resigned]);
+    // None of the refusals made a game.
+    let (_, list) = server.get("/api/games");
+    assert_eq!(list["games"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn imported_results_off_the_board_must_be_stated() {
+    let server = Server::start();
+    let mut game = Game::new(Variant::Standard);
+    for mv in [FIRST, "T@F3/0", "C@P15/2"] {
+        game.play(mv.parse().unwrap()).unwrap();
+    }
+    let rec = Record::from_game(&game, &[("Event", "unfinished")]);
+    let accepted = |text: String| {
+        let (status, body) = import(&server, &text);
+        assert_eq!(status, 201, "{text}: {body}");
+        body["game"].clone()
+    };
+
+    // Unfinished and saying so.
+    let s = accepted(with_result(&rec, Outcome::Unfinished, None));
+    assert_eq!(s["status"], "ongoing");
+    assert_eq!(s["result"], Value::Null);
+    // A resignation with the result it gives.
+    let s = accepted(with_result(
+        &rec,
+        Outcome::WhiteWins,
+        Some("resignation:black"),
+    ));
+    assert_eq!(s["result"]["score"], "1-0");
+    assert_eq!(s["result"]["reason"], "resignation");
+    assert_eq!(s["result"]["text"], "black resigns");
+    let s = accepted(with_result(
+        &rec,
+        Outcome::BlackWins,
+        Some("resignation:white"),
+    ));
+    assert_eq!(s["result"]["winner"], "black");
+    // An agreed draw.
+    let s = accepted(with_result(&rec, Outcome::Draw, Some("agreement")));
+    assert_eq!(s["result"]["reason"], "agreement");
+    assert_eq!(s["result"]["score"], "1/2-1/2");
+
+    // A result with no stated reason, or an unknown one.
+    let refused = import(&server, &with_result(&rec, Outcome::WhiteWins, None));
+    assert_refused(&refused, &["`1-0`", "Termination", "unfinished"]);
+    let refused = import(
+        &server,
+        &with_result(&rec, Outcome::BlackWins, Some("time forfeit")),
+    );
+    assert_refused(&refused, &["`0-1`", "time forfeit"]);
+    // A resignation whose result names the wrong winner.
+    let refused = import(
+        &server,
+        &with_result(&rec, Outcome::WhiteWins, Some("resignation:white")),
+    );
+    assert_refused(&refused, &["resignation:white", "`0-1`", "not `1-0`"]);
+    // An agreement that is not a draw.
+    let refused = import(
+        &server,
+        &with_result(&rec, Outcome::BlackWins, Some("agreement")),
+    );
+    assert_refused(&refused, &["agreement", "`1/2-1/2`"]);
+    // A resignation with the game left unfinished.
+    let refused = import(
+        &server,
+        &with_result(&rec, Outcome::Unfinished, Some("resignation:black")),
+    );
+    assert_refused(&refused, &["resignation:black", "`*`"]);
+    let (_, list) = server.get("/api/games");
+    assert_eq!(list["games"].as_array().unwrap().len(), 4);
 }
 
 #[test]

@@ -209,7 +209,27 @@ impl Report {
 /// Plays `n` online games at once on `server`, a thread and a live socket
 /// per seat, and checks every game's moves against what the server shows.
 fn run_games(server: &Server, n: usize, seed: u64, think: (u64, u64)) -> Report {
-    let games: Vec<common::Created> = (0..n).map(|_| server.create_online()).collect();
+    // Every player is a client of their own, as behind a reverse proxy
+    // (the server runs with --trust-proxy): the per-client limits hold
+    // each player, and none may slow an honest one down.
+    let games: Vec<common::Created> = (0..n)
+        .map(|i| {
+            let (status, _, body) = server.post_as(
+                &player_ip(i, "white"),
+                "/api/games",
+                &json!({"mode": "online"}),
+            );
+            assert_eq!(status, 201, "creating game {i}: {body}");
+            let mut g = common::Created::from_json(body);
+            let code = g.invite.clone().expect("an invite");
+            let path = format!("/api/games/{}/claim", g.id);
+            let (status, _, body) =
+                server.post_as(&player_ip(i, "black"), &path, &json!({ "invite": code }));
+            assert_eq!(status, 200, "claiming game {i}: {body}");
+            g.black = body["token"].as_str().map(str::to_string);
+            g
+        })
+        .collect();
 
     // Every seat connects and reads the first state before anyone moves.
     let barrier = Arc::new(Barrier::new(2 * n + 1));
@@ -224,7 +244,8 @@ fn run_games(server: &Server, n: usize, seed: u64, think: (u64, u64)) -> Report 
                 .stack_size(512 * 1024)
                 .spawn(move || {
                     let path = format!("/api/games/{id}/live");
-                    let ws = Ws::connect(&addr, &path);
+                    let ip = player_ip(i, side);
+                    let ws = Ws::connect_with(&addr, &path, &[("x-forwarded-for", &ip)]);
                     barrier.wait();
                     let mut ws = match ws {
                         Ok(ws) => ws,
@@ -323,7 +344,7 @@ fn run_games(server: &Server, n: usize, seed: u64, think: (u64, u64)) -> Report 
 fn two_hundred_games_at_once_over_live_sockets() {
     let sync = std::env::var("PUNCT_LOAD_SYNC").unwrap_or_else(|_| "full".to_string());
     let dir = common::TempDir::new("load");
-    let server = Server::start_with_flags(dir.path(), &["--sync", &sync]);
+    let server = Server::start_with_flags(dir.path(), &["--sync", &sync, "--trust-proxy"]);
     println!("punct serve --sync {sync}");
     // A game alone first, for comparison.
     let alone = run_games(&server, 1, 1, (0, 0));
@@ -347,4 +368,122 @@ fn two_hundred_games_at_once_over_live_sockets() {
             started.elapsed()
         );
     }
+}
+
+/// The address of game `i`'s player of `side` (a private range, never contacted).
+fn player_ip(i: usize, side: &str) -> String {
+    let n = 2 * i + usize::from(side == "black");
+    format!("10.{}.{}.{}", n >> 16 & 255, n >> 8 & 255, n & 255)
+}
+
+/// The server's resident memory (VmRSS, Linux) in bytes.
+fn resident(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc status");
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS");
+    kb * 1024
+}
+
+/// Memory per idle live socket, and the most sockets one server holds on
+/// this machine: figures for docs/PERFORMANCE.md, not judged
+/// (`cargo test -p punct-server --release --test load -- --ignored --nocapture sockets`).
+#[test]
+#[ignore]
+fn idle_live_sockets_memory() {
+    const N: usize = 2000;
+    let open_flags = [
+        "--ws-per-client",
+        "1000000",
+        "--ws-per-game",
+        "1000000",
+        "--rate-websocket",
+        "off",
+        "--rate-move",
+        "off",
+        "--max-connections",
+        "1000000",
+    ];
+    for (label, query) in [
+        (
+            "spectator (states without legal moves)",
+            "?legal_moves=false",
+        ),
+        ("player (full states)", ""),
+    ] {
+        let dir = common::TempDir::new("sockets");
+        let server = Server::start_with_flags(dir.path(), &open_flags);
+        let g = server.create(json!({"mode": "hotseat"}));
+        // A game some way in: pieces on the board, thousands of legal moves.
+        let mut state = server.state(&g.id);
+        let mut rng = Rng::new(5);
+        for _ in 0..10 {
+            let mv = rng.pick(&moves_of(&state)).clone();
+            state = server.play_ok(&g.id, g.white(), &mv);
+        }
+        let path = format!("/api/games/{}/live{query}", g.id);
+        let state_len = Ws::connect(&server.addr, &path)
+            .expect("a socket")
+            .try_recv_text()
+            .expect("the state")
+            .len();
+        std::thread::sleep(Duration::from_millis(500));
+        let before = resident(server.pid());
+        let sockets: Vec<Ws> = (0..N)
+            .map(|i| {
+                let mut ws =
+                    Ws::connect(&server.addr, &path).unwrap_or_else(|e| panic!("socket {i}: {e}"));
+                ws.try_recv_text().expect("the first state");
+                ws
+            })
+            .collect();
+        std::thread::sleep(Duration::from_secs(1));
+        let after = resident(server.pid());
+        eprintln!(
+            "{label}: {N} idle sockets, state message {state_len} bytes: server memory +{} KB, {:.1} KB per socket",
+            (after - before) / 1024,
+            (after - before) as f64 / 1024.0 / N as f64
+        );
+        drop(sockets);
+    }
+
+    // The most at once: spectators until the server or this process runs
+    // out of file descriptors (or 19,000).
+    let dir = common::TempDir::new("sockets");
+    let server = Server::start_with_flags(dir.path(), &open_flags);
+    let g = server.create(json!({"mode": "hotseat"}));
+    let path = format!("/api/games/{}/live?legal_moves=false", g.id);
+    let before = resident(server.pid());
+    let started = Instant::now();
+    let mut sockets = Vec::new();
+    let stopped = loop {
+        if sockets.len() >= 19_000 {
+            break "reached 19,000".to_string();
+        }
+        match Ws::connect(&server.addr, &path).and_then(|mut ws| ws.try_recv_text().map(|_| ws)) {
+            Ok(ws) => sockets.push(ws),
+            Err(e) => break e,
+        }
+    };
+    let held = sockets.len();
+    // Everyone still gets the next move.
+    let mv = moves_of(&server.state(&g.id))[0].clone();
+    server.play_ok(&g.id, g.white(), &mv);
+    let mut reached = 0;
+    for ws in &mut sockets {
+        if ws.try_recv_text().is_ok_and(|m| m.contains("\"ply\":1")) {
+            reached += 1;
+        }
+    }
+    eprintln!(
+        "the most sockets: {held} open in {:?} (stopped: {stopped}); server memory +{} MB; a move reached {reached} of them",
+        started.elapsed(),
+        (resident(server.pid()) - before) / (1024 * 1024)
+    );
+}
+
+fn moves_of(state: &serde_json::Value) -> Vec<String> {
+    common::legal_moves(state)
 }

@@ -9,12 +9,12 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body, signal) {
+async function request(method, path, body, signal, headers = {}) {
   let res;
   try {
     res = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
     });
@@ -58,15 +58,17 @@ export const api = {
   importRecord: (record) => request("POST", "/api/games/import", { record }),
   /**
    * The game's state; with `ply`, the state after that many plies (replay);
-   * with `token`, `you` says which seats the token holds.
+   * with `token`, `you` says which seats the token holds. The token goes
+   * in a header, never in the URL (which ends up in logs).
    */
   game: (id, ply, token) => {
-    const q = new URLSearchParams();
-    if (ply != null) q.set("ply", ply);
-    if (token) q.set("token", token);
-    const qs = q.toString();
-    return request("GET", game(id) + (qs ? `?${qs}` : ""));
+    const qs = ply != null ? `?ply=${encodeURIComponent(ply)}` : "";
+    return request("GET", game(id) + qs, undefined, undefined, token ? { "x-punct-token": token } : {});
   },
+  /** Takes the seat waiting for its player: {side, token, link, game}. */
+  claim: (id, invite) => request("POST", `${game(id)}/claim`, { invite }),
+  /** A new token for the seats `token` holds (the old one stops working): {token, seats, link}. */
+  renewToken: (id, token) => request("POST", `${game(id)}/token`, { token }),
   /** kind: "moves" | "resign" | "draw" | "takeback"; answers the new state. */
   act: (id, kind, body) => request("POST", `${game(id)}/${kind}`, body),
   analyse: (body, signal) => request("POST", "/api/analyse", body, signal),

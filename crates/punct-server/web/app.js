@@ -1,11 +1,19 @@
 // The page's entry point: picks the screen from the address (`/` → start,
-// `/game/{id}?token=…` → game) and navigates without reloading.
+// `/game/{id}` → game) and navigates without reloading.
+//
+// A seat's link carries its token in the fragment (`/game/{id}#token=…`;
+// older links `?token=…`), an invite its code (`#invite=…`). The token is
+// moved into this browser's storage (gameMemory) and out of the address at
+// once, so it stays out of the history, bookmarks and screenshots; the
+// invite is claimed by the game screen, which then clears the address.
 
 import { startScreen } from "./start.js";
 import { gameScreen } from "./game.js";
+import { gameMemory } from "./dom.js";
 
 const root = document.getElementById("app");
 let screen = null;
+let routed = null; // the address last routed (to route each change once)
 
 function navigate(url) {
   history.pushState(null, "", url);
@@ -13,15 +21,24 @@ function navigate(url) {
 }
 
 function route() {
+  if (location.href === routed) return;
   if (screen) screen.destroy();
   window.scrollTo(0, 0);
   const game = location.pathname.match(/^\/game\/([A-Za-z0-9]+)\/?$/);
   if (game) {
-    // The token stays in the address, so a reload keeps the seat.
-    const token = new URLSearchParams(location.search).get("token");
-    document.title = `PÜNCT · game ${game[1]}`;
-    screen = gameScreen(root, game[1], token, navigate);
+    const id = game[1];
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    const token = fragment.get("token") || new URLSearchParams(location.search).get("token");
+    const invite = fragment.get("invite");
+    if (token) {
+      gameMemory.add(id, token);
+      history.replaceState(null, "", `/game/${id}`);
+    }
+    routed = location.href;
+    document.title = `PÜNCT · game ${id}`;
+    screen = gameScreen(root, id, { invite }, navigate);
   } else {
+    routed = location.href;
     document.title = "PÜNCT";
     screen = startScreen(root, navigate);
   }
@@ -34,5 +51,7 @@ document.addEventListener("click", (e) => {
   e.preventDefault();
   navigate(a.getAttribute("href"));
 });
+// A link pasted into this tab may differ only in its fragment: no reload.
 window.addEventListener("popstate", route);
+window.addEventListener("hashchange", route);
 route();

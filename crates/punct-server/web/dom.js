@@ -32,25 +32,59 @@ export function cap(s) {
 
 export const other = (side) => (side === "white" ? "black" : "white");
 
-/** Games created in this browser: id → token of our seat (for the recent list). */
+/**
+ * The seats this browser holds: game id → {token, invite} (`invite`: the
+ * code for the opponent's seat, kept by the creator until it is claimed).
+ * Tokens live here and never in the address bar (docs/API.md, "Seats and
+ * tokens"). Older entries are plain token strings. When the browser
+ * refuses storage, this page still remembers until it is closed.
+ */
 export const gameMemory = {
+  session: new Map(),
   all() {
+    let stored = {};
     try {
-      return JSON.parse(localStorage.getItem("punct:games") || "{}");
+      stored = JSON.parse(localStorage.getItem("punct:games") || "{}") || {};
     } catch {
-      return {};
+      /* storage disabled or garbled: the session's memory only */
     }
+    const games = {};
+    for (const [id, v] of Object.entries(stored)) {
+      games[id] = typeof v === "string" ? { token: v } : v;
+    }
+    for (const [id, v] of this.session) games[id] = v;
+    return games;
   },
-  add(id, token) {
+  get(id) {
+    return this.all()[id] || null;
+  },
+  save(id, entry) {
+    const games = this.all();
+    delete games[id];
+    if (entry) {
+      games[id] = entry;
+      this.session.set(id, entry);
+    } else {
+      this.session.delete(id);
+    }
     try {
-      const games = this.all();
-      delete games[id];
-      games[id] = token;
       // Keep the newest 200 (objects keep insertion order).
       for (const old of Object.keys(games).slice(0, -200)) delete games[old];
       localStorage.setItem("punct:games", JSON.stringify(games));
     } catch {
-      /* storage may be disabled; then we just do not remember */
+      /* storage may be disabled; then only this page remembers */
     }
+  },
+  /** Our seat's token for game `id` (replacing an older one, keeping the invite). */
+  add(id, token) {
+    const old = this.get(id) || {};
+    this.save(id, { ...old, token });
+  },
+  setInvite(id, invite) {
+    const old = this.get(id);
+    if (old) this.save(id, { ...old, invite: invite || undefined });
+  },
+  forget(id) {
+    this.save(id, null);
   },
 };

@@ -16,8 +16,9 @@ const LEVEL_NAMES = { 1: "beginner", 2: "casual", 3: "club", 4: "strongest" };
 const ADD = /^([TCELMR])@([A-Q]\d+)\/(\d)$/;
 const MOVE = /^([A-Q]\d+)-([A-Q]\d+)\/(\d)$/;
 
-export function gameScreen(root, id, token, navigate) {
-  const screen = new GameScreen(root, id, token, navigate);
+/** `invite`: an invite code from the address, claimed before the game shows. */
+export function gameScreen(root, id, { invite = null } = {}, navigate) {
+  const screen = new GameScreen(root, id, invite, navigate);
   screen.start();
   return screen;
 }
@@ -48,11 +49,31 @@ function indexMoves(state) {
   return { adds, moves, pass };
 }
 
+/**
+ * A link to pass on: the full address, wrapped to fit a phone and
+ * selected whole by one tap or click (to copy by hand), and a copy button.
+ */
+function linkRow(url, testid, copyTestid, say) {
+  const text = h("code", { class: "link", "data-testid": testid }, url);
+  const copy = h("button", { type: "button", "data-testid": copyTestid }, "Copy");
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      copy.textContent = "Copied";
+    } catch {
+      window.getSelection()?.selectAllChildren(text);
+      say("The browser did not allow copying: the link is selected, copy it by hand.");
+    }
+  });
+  return h("div", { class: "link-row" }, text, copy);
+}
+
 class GameScreen {
-  constructor(root, id, token, navigate) {
+  constructor(root, id, invite, navigate) {
     this.root = root;
     this.id = id;
-    this.token = token || null;
+    this.invite = invite; // to claim (from an invite link)
+    this.token = gameMemory.get(id)?.token || null; // our seat's, kept in this browser
     this.navigate = navigate;
     this.live = null; // the game now
     this.view = null; // what the board shows: `live`, or a replayed ply
@@ -75,7 +96,10 @@ class GameScreen {
       h("p", {}, "Loading the game…"), this.message));
     let info;
     let state;
+    let note = "";
     try {
+      if (this.invite) note = await this.claim();
+      if (this.destroyed) return;
       [info, state] = await Promise.all([api.board(), api.game(this.id, null, this.token)]);
     } catch (e) {
       if (this.destroyed) return;
@@ -87,8 +111,13 @@ class GameScreen {
     this.geom = new Geometry(info);
     this.build();
     this.you = state.you || [];
-    if (this.token && this.you.length) gameMemory.add(this.id, this.token);
-    if (this.token && !this.you.length) this.say("The token in this link holds no seat in this game: you are watching.");
+    if (this.token && !this.you.length) {
+      // Renewed elsewhere (or never valid): this browser no longer holds the seat.
+      gameMemory.forget(this.id);
+      this.token = null;
+      note ||= "The link this browser kept for this game no longer holds a seat (a new one was made for it): you are watching.";
+    }
+    this.say(note);
     this.applyLive(state);
     this.socket = new LiveSocket(this.id, {
       onState: (s) => this.applyLive(s),
@@ -98,6 +127,64 @@ class GameScreen {
       },
     });
     document.addEventListener("keydown", this.onKey);
+  }
+
+  /**
+   * Claims the seat of the invite in the address, then takes the code out
+   * of the address. Answers a message for the person ("" when all went well).
+   */
+  async claim() {
+    const invite = this.invite;
+    this.invite = null;
+    const clear = () => {
+      if (location.pathname === `/game/${this.id}`) history.replaceState(null, "", `/game/${this.id}`);
+    };
+    if (this.token) {
+      // The creator opening their own invite would take both seats: keep it for the opponent.
+      const mine = await api.game(this.id, null, this.token).catch(() => null);
+      if (mine && mine.you && mine.you.length) {
+        clear();
+        return `That was the invite link for your opponent's seat: send it to them. You play ${mine.you.map(cap).join(" and ")} here.`;
+      }
+    }
+    try {
+      const claimed = await api.claim(this.id, invite);
+      gameMemory.add(this.id, claimed.token);
+      this.token = claimed.token;
+      clear();
+      return "";
+    } catch (e) {
+      const why = {
+        invite_used: "This invite has been used: you are watching.",
+        bad_invite: "This invite link is not valid for this game (is it complete?): you are watching.",
+        game_over: "The game ended before anyone took this seat: you are watching.",
+      }[e.code];
+      if (!why) throw e; // an unknown game or the network: shown as a load error
+      clear();
+      return why;
+    }
+  }
+
+  /** A new token for our seat; the old link stops working (docs/API.md). */
+  async renewToken() {
+    if (!this.token || this.busy) return;
+    this.renewBtn.disabled = true;
+    try {
+      const renewed = await api.renewToken(this.id, this.token);
+      gameMemory.add(this.id, renewed.token);
+      this.token = renewed.token;
+      const url = new URL(renewed.link, location.origin).href;
+      this.seatLink.replaceChildren(
+        h("p", { class: "small" }, "Your seat's new link: open it on the device you move to. Keep it to yourself: whoever has it plays your seat."),
+        linkRow(url, "seat-link", "copy-seat-link", (text) => this.say(text)),
+        h("p", { class: "small", "data-testid": "renew-note" }, "The old link has stopped working, on every device that had it."));
+      show(this.seatLink, true);
+      this.say("");
+    } catch (e) {
+      this.say(e.message);
+    } finally {
+      this.renewBtn.disabled = false;
+    }
   }
 
   destroy() {
@@ -170,6 +257,14 @@ class GameScreen {
     this.liveBtn = btn("back-to-live", "Back to live", () => this.showPly(this.live.ply));
     this.replayLabel = h("span", { class: "replay-label", "data-testid": "replay-label" });
 
+    this.invitePanel = h("section", { class: "panel invite", "data-testid": "invite" });
+    show(this.invitePanel, false);
+    this.renewBtn = btn("renew-token", "New link for my seat", () => this.renewToken(), {
+      class: "small-button", title: "Makes a new private link for your seat (to move to another device); the old one stops working",
+    });
+    this.seatLink = h("div", { class: "seat-link" });
+    show(this.seatLink, false);
+
     this.stackView = h("div", { class: "stack-view", "data-testid": "stack-view" });
     this.analysis = new Analysis({
       onChange: () => this.renderBoard(),
@@ -182,6 +277,7 @@ class GameScreen {
         h("a", { href: "/", "data-nav": "", class: "home" }, "PÜNCT"), this.status, this.connection),
       this.message,
       this.banner,
+      this.invitePanel,
       h("div", { class: "game-layout" },
         h("section", { class: "board-column" },
           this.reserveEls.black,
@@ -194,7 +290,8 @@ class GameScreen {
         h("aside", { class: "side-column" },
           h("section", { class: "panel" }, this.players, this.notice,
             this.drawPrompt, this.takebackPrompt,
-            h("div", { class: "row buttons" }, this.takebackBtn, this.drawBtn, this.resignBtn)),
+            h("div", { class: "row buttons" }, this.takebackBtn, this.drawBtn, this.resignBtn),
+            h("div", { class: "row buttons seat" }, this.renewBtn), this.seatLink),
           h("section", { class: "panel" },
             h("div", { class: "row" }, h("h2", {}, "Moves"), this.replayLabel),
             this.moveList,
@@ -256,7 +353,15 @@ class GameScreen {
       this.say("");
       return true;
     } catch (e) {
-      this.say(e.message);
+      if (e.code === "bad_token" && this.token) {
+        // A new link was made for the seat elsewhere: this browser's is void.
+        gameMemory.forget(this.id);
+        this.token = null;
+        this.you = [];
+        this.say("A new link was made for your seat (on another device): this one no longer plays it, you are watching. Open the new link to play here.");
+      } else {
+        this.say(e.message);
+      }
       return false;
     } finally {
       this.busy = false;
@@ -465,10 +570,13 @@ class GameScreen {
       text = `Game over: ${s.result ? s.result.text : ""}`;
     } else {
       const mover = cap(s.to_move);
+      const open = s.invite_open;
       if (s.ai_thinking || (s.ai && s.ai.side === s.to_move)) text = `${mover} to move: the AI is thinking…`;
       else if (s.mode === "hotseat" && seats.length) text = `${mover} to move: your turn (one screen).`;
-      else if (seats.includes(s.to_move)) text = `${mover} to move: your turn.`;
+      else if (seats.includes(s.to_move)) text = `${mover} to move: your turn.${open ? " Your opponent has not joined yet." : ""}`;
+      else if (seats.length && open) text = `${mover} to move: waiting for your opponent to join.`;
       else if (seats.length) text = `${mover} to move: waiting for your opponent.`;
+      else if (open) text = `${mover} to move. ${cap(open)}'s seat is waiting for its player; you are spectating.`;
       else text = `${mover} to move. You are spectating.`;
     }
     this.status.textContent = text;
@@ -486,6 +594,7 @@ class GameScreen {
     // Players, offers and requests.
     const who = (side) => {
       if (s.ai && s.ai.side === side) return `the AI (level ${s.ai.level}, ${LEVEL_NAMES[s.ai.level] || ""})`;
+      if (s.invite_open === side) return "nobody yet (invited)";
       if (seats.includes(side)) return s.mode === "hotseat" ? "this screen" : "you";
       return seats.length ? "your opponent" : "a player";
     };
@@ -514,16 +623,20 @@ class GameScreen {
     show(this.takebackPrompt, !!answerTakeback);
     // Games ended by resignation or agreement cannot be taken back (docs/API.md).
     const final = s.result && (s.result.reason === "resignation" || s.result.reason === "agreement");
-    show(this.takebackBtn, player && !final);
+    // With the other seat still empty nobody could answer an offer or a request.
+    const alone = !!s.invite_open;
+    show(this.takebackBtn, player && !final && !alone);
     this.takebackBtn.disabled = this.busy || s.ply === 0 || (s.takeback_request && seats.includes(s.takeback_request));
     this.takebackBtn.textContent = s.mode === "online"
       ? (s.takeback_request && seats.includes(s.takeback_request) ? "Takeback asked…" : "Ask for a takeback")
       : "Take back";
-    show(this.drawBtn, player && ongoing);
+    show(this.drawBtn, player && ongoing && !alone);
     const myOffer = s.draw_offer && seats.includes(s.draw_offer) && s.mode !== "hotseat";
     this.drawBtn.disabled = this.busy || !!myOffer;
     this.drawBtn.textContent = myOffer ? "Draw offered…" : "Offer a draw";
     show(this.resignBtn, player && ongoing);
+    show(this.renewBtn, player);
+    this.renderInvite();
     this.resignBtn.disabled = this.busy;
     this.resignBtn.textContent = this.resignArmed ? "Click again to resign" : "Resign";
     this.resignBtn.classList.toggle("armed", this.resignArmed);
@@ -531,6 +644,34 @@ class GameScreen {
     show(this.passBtn, mine && this.legal.pass);
     this.moveInput.disabled = !player || !ongoing || this.replayPly != null;
     this.renderSelection(false);
+  }
+
+  /** While the other seat waits for its player, its holder sees the links to pass on. */
+  renderInvite() {
+    const s = this.live;
+    const open = s.invite_open;
+    const waiting = !!open && this.seats().length > 0;
+    const key = waiting ? open : "";
+    if (this.inviteKey === key) return;
+    this.inviteKey = key;
+    show(this.invitePanel, waiting);
+    if (!waiting) {
+      // Claimed (or not ours to pass on): the code is of no more use here.
+      if (!open && gameMemory.get(this.id)?.invite) gameMemory.setInvite(this.id, null);
+      this.invitePanel.replaceChildren();
+      return;
+    }
+    const url = (path) => new URL(path, location.origin).href;
+    const code = gameMemory.get(this.id)?.invite;
+    const say = (text) => this.say(text);
+    this.invitePanel.replaceChildren(
+      h("h2", {}, `Waiting for your opponent (${cap(open)})`),
+      ...(code
+        ? [h("p", {}, `Send this link to your opponent: it takes the ${open} seat, once.`),
+          linkRow(url(`/game/${this.id}#invite=${code}`), "invite-link", "copy-invite", say)]
+        : [h("p", {}, "Your opponent joins with the invite link shown where this game was created.")]),
+      h("p", { class: "small" }, "Anyone can watch at:"),
+      linkRow(url(`/game/${this.id}`), "spectate-link", "copy-spectate", say));
   }
 
   /** The rotation display, the selection line and the ghost (cheap: on R, wheel, hover). */

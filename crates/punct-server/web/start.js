@@ -2,7 +2,7 @@
 // opening a record file, and the recent games.
 
 import { api } from "./api.js";
-import { h, show, cap, other, gameMemory } from "./dom.js";
+import { h, gameMemory } from "./dom.js";
 
 const LEVELS = [
   [1, "beginner", "looks one move ahead and picks among its five favourites; misses threats"],
@@ -36,15 +36,17 @@ export function startScreen(root, navigate) {
     return b;
   };
 
-  /** Creates a game, remembers our seat's token, and answers the server's "created". */
+  /**
+   * Creates a game and opens it. Our seat's token (and, online, the invite
+   * for the other seat) stay in this browser, not in the address.
+   */
   async function create(body) {
     say("");
     buttons.forEach((b) => { b.disabled = true; });
     try {
       const created = await api.createGame({ ...body, variant: variant.value });
-      const seat = created.you;
-      const token = created.seats[seat];
-      if (token) gameMemory.add(created.id, token);
+      remember(created);
+      if (!closed) navigate(`/game/${created.id}`);
       return created;
     } catch (e) {
       say(e.message);
@@ -54,37 +56,11 @@ export function startScreen(root, navigate) {
     }
   }
 
-  const invite = h("div", { class: "invite", "data-testid": "invite" });
-  show(invite, false);
-
-  async function startOnline() {
-    const created = await create({ mode: "online", side: colour.value });
-    if (!created || closed) return;
-    const them = other(created.you);
-    const url = (path) => new URL(path, location.origin).href;
-    const inviteUrl = url(created.links[them]);
-    const copy = (text, b) => async () => {
-      try {
-        await navigator.clipboard.writeText(text);
-        b.textContent = "Copied";
-      } catch {
-        say("The browser did not allow copying: select the link and copy it by hand.");
-      }
-    };
-    const copyBtn = h("button", { type: "button", "data-testid": "copy-invite" }, "Copy");
-    copyBtn.addEventListener("click", copy(inviteUrl, copyBtn));
-    invite.replaceChildren(
-      h("p", {}, `You play ${cap(created.you)}. Send this link to your opponent (it is their seat, ${them}):`),
-      h("div", { class: "link-row" },
-        h("a", { href: inviteUrl, "data-testid": "invite-link", class: "link", target: "_blank", rel: "noopener" }, inviteUrl),
-        copyBtn),
-      h("p", {}, "Spectators can watch at:"),
-      h("div", { class: "link-row" },
-        h("a", { href: url(created.links.spectate), "data-testid": "spectate-link", class: "link" }, url(created.links.spectate))),
-      h("p", {}, h("a", {
-        href: created.links[created.you], "data-nav": "", "data-testid": "enter-game", class: "button",
-      }, `Go to the game as ${cap(created.you)}`)));
-    show(invite, true);
+  /** Keeps our seat's token and the invite of a new game in this browser. */
+  function remember(created) {
+    const token = created.seats[created.you];
+    if (token) gameMemory.add(created.id, token);
+    if (created.invite) gameMemory.setInvite(created.id, created.invite.code);
   }
 
   const file = h("input", { type: "file", accept: ".pgn,.txt,text/plain", "data-testid": "open-record" });
@@ -94,9 +70,8 @@ export function startScreen(root, navigate) {
     say("");
     try {
       const created = await api.importRecord(await f.text());
-      const token = created.seats[created.you];
-      gameMemory.add(created.id, token);
-      if (!closed) navigate(created.links[created.you]);
+      remember(created);
+      if (!closed) navigate(`/game/${created.id}`);
     } catch (e) {
       say(e.message);
     } finally {
@@ -108,8 +83,9 @@ export function startScreen(root, navigate) {
   api.listGames(20).then(({ games }) => {
     const mine = gameMemory.all();
     const items = games.map((g) => {
-      // Games started in this browser open in our seat; others as spectators.
-      const href = mine[g.id] ? `/game/${g.id}?token=${encodeURIComponent(mine[g.id])}` : `/game/${g.id}`;
+      // Games started in this browser open in our seat (its token is in
+      // this browser's storage); others as spectators.
+      const href = `/game/${g.id}`;
       const mode = g.mode === "ai" ? `vs AI level ${g.ai ? g.ai.level : "?"}` : g.mode === "hotseat" ? "one screen" : "online";
       const state = g.status === "ongoing" ? "ongoing" : `over ${g.result || ""}`;
       return h("li", {}, h("a", { href, "data-nav": "", "data-game": g.id }, g.id),
@@ -134,22 +110,15 @@ export function startScreen(root, navigate) {
         h("div", { class: "card" },
           h("h3", {}, "Play the computer"),
           h("label", {}, "Level ", level), levelInfo,
-          h("p", {}, button("start-ai", "Play the AI", async () => {
-            const created = await create({ mode: "ai", level: +level.value, side: colour.value });
-            if (created && !closed) navigate(created.links[created.you]);
-          }))),
+          h("p", {}, button("start-ai", "Play the AI", () => create({ mode: "ai", level: +level.value, side: colour.value })))),
         h("div", { class: "card" },
           h("h3", {}, "Two players, one screen"),
           h("p", { class: "small" }, "Take turns at this device."),
-          button("start-hotseat", "Start a hot-seat game", async () => {
-            const created = await create({ mode: "hotseat" });
-            if (created && !closed) navigate(created.links.white);
-          })),
+          button("start-hotseat", "Start a hot-seat game", () => create({ mode: "hotseat" }))),
         h("div", { class: "card" },
           h("h3", {}, "Play online"),
-          h("p", { class: "small" }, "You get a link to send to your opponent."),
-          button("start-online", "Create an online game", startOnline),
-          invite))),
+          h("p", { class: "small" }, "The game opens with a link to send to your opponent."),
+          button("start-online", "Create an online game", () => create({ mode: "online", side: colour.value }))))),
     h("section", { class: "panel" },
       h("h2", {}, "Open a record"),
       h("label", {}, "A game record (.pgn) to replay and continue at one screen: ", file)),

@@ -323,9 +323,15 @@ impl Server {
         Created::from_json(body)
     }
 
-    /// A new online game.
+    /// A new online game with both seats taken: the creator's (white) and
+    /// the other, claimed with the invite code (the one way to get it).
     pub fn create_online(&self) -> Created {
-        self.create(json!({"mode": "online"}))
+        let mut g = self.create(json!({"mode": "online"}));
+        let code = g.invite.clone().expect("an online game has an invite");
+        let (status, body) = self.claim(&g.id, &code);
+        assert_eq!(status, 200, "claiming the seat of {}: {body}", g.id);
+        g.black = body["token"].as_str().map(str::to_string);
+        g
     }
 
     /// The game's state; panics unless 200.
@@ -456,6 +462,8 @@ pub struct Created {
     pub id: String,
     pub white: Option<String>,
     pub black: Option<String>,
+    /// The code that claims the seat still waiting for its player (online).
+    pub invite: Option<String>,
     pub body: Value,
 }
 
@@ -466,6 +474,7 @@ impl Created {
             id: body["id"].as_str().expect("a game id").to_string(),
             white: token("white"),
             black: token("black"),
+            invite: body["invite"]["code"].as_str().map(str::to_string),
             body: body.clone(),
         }
     }
@@ -638,5 +647,110 @@ impl Ws {
         let (msg, _) =
             self.recv_until(|m| m["type"] == "state" && m["game"]["ply"].as_u64() == Some(ply));
         msg["game"].clone()
+    }
+}
+
+// ------------------------------------------------------------ seats
+
+impl Server {
+    /// Claims the waiting seat of game `id` with invite `code`.
+    pub fn claim(&self, id: &str, code: &str) -> (u16, Value) {
+        self.post(
+            &format!("/api/games/{id}/claim"),
+            &json!({ "invite": code }),
+        )
+    }
+
+    /// Asks for a new token in place of `token`.
+    pub fn renew_token(&self, id: &str, token: &str) -> (u16, Value) {
+        self.post(
+            &format!("/api/games/{id}/token"),
+            &json!({ "token": token }),
+        )
+    }
+
+    /// GET `path` with a seat token in the `X-Punct-Token` header.
+    pub fn get_with_token(&self, path: &str, token: &str) -> (u16, Value) {
+        let resp = self
+            .agent
+            .get(self.url(path))
+            .header("x-punct-token", token)
+            .call()
+            .unwrap_or_else(|e| panic!("GET {path}: {e}"));
+        let (status, _, text) = read(resp, path);
+        (status, to_json(&text))
+    }
+}
+
+// ------------------------------------------------------------ AI limits
+
+impl Server {
+    /// A server on a fresh data directory of its own whose AI thinks
+    /// `ai_movetime_ms` per move, with these extra `punct serve` flags.
+    pub fn start_ai_flags(ai_movetime_ms: u64, flags: &[&str]) -> Server {
+        let dir = TempDir::new("data");
+        let mut s = Server::start_flags(dir.path(), ai_movetime_ms, None, flags);
+        s._owned_dir = Some(dir);
+        s
+    }
+
+    /// POST `body` as JSON to `path` as the client at `ip` (sent as
+    /// `X-Forwarded-For`: the server must run with `--trust-proxy`): the
+    /// status, the headers and the body as JSON.
+    pub fn post_as(
+        &self,
+        ip: &str,
+        path: &str,
+        body: &Value,
+    ) -> (u16, ureq::http::HeaderMap, Value) {
+        let resp = self
+            .agent
+            .post(self.url(path))
+            .header("x-forwarded-for", ip)
+            .send_json(body)
+            .unwrap_or_else(|e| panic!("POST {path} as {ip}: {e}"));
+        let (status, headers, text) = read(resp, path);
+        (status, headers, to_json(&text))
+    }
+}
+
+// ------------------------------------------------------------ clients
+
+impl Ws {
+    /// Connects to `ws://{addr}{path}` sending these extra headers (an
+    /// `Origin`, or `X-Forwarded-For` for a server with `--trust-proxy`).
+    /// A refusal comes back as `Err("HTTP <status> <body>")`.
+    pub fn connect_with(addr: &str, path: &str, headers: &[(&str, &str)]) -> Result<Ws, String> {
+        use tungstenite::client::IntoClientRequest;
+        let stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
+        stream
+            .set_read_timeout(Some(IO_TIMEOUT))
+            .map_err(|e| e.to_string())?;
+        stream.set_nodelay(true).map_err(|e| e.to_string())?;
+        let mut req = format!("ws://{addr}{path}")
+            .into_client_request()
+            .map_err(|e| e.to_string())?;
+        for (name, value) in headers {
+            req.headers_mut().insert(
+                tungstenite::http::HeaderName::from_bytes(name.as_bytes())
+                    .map_err(|e| e.to_string())?,
+                value
+                    .parse()
+                    .map_err(|_| format!("a bad header value {value:?}"))?,
+            );
+        }
+        match tungstenite::client(req, stream) {
+            Ok((socket, _)) => Ok(Ws { socket }),
+            Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(resp))) => {
+                let body = resp
+                    .body()
+                    .as_deref()
+                    .map(String::from_utf8_lossy)
+                    .unwrap_or_default()
+                    .to_string();
+                Err(format!("HTTP {} {body}", resp.status().as_u16()))
+            }
+            Err(e) => Err(e.to_string()),
+        }
     }
 }

@@ -1,0 +1,463 @@
+//! Private seats, end to end against the real binary (docs/API.md, "Seats
+//! and tokens"): an online game's creator gets only their own seat's
+//! token and an invite code; the code claims the other seat once; a seat's
+//! holder can swap their token for a new one; neither tokens nor invite
+//! codes ever show in a game's state.
+
+mod common;
+
+use common::{assert_error, moves, Server, Ws};
+use serde_json::{json, Value};
+
+/// White's first move in the docs' example; legal at the start.
+const FIRST: &str = "C@B7/2";
+/// A legal answer for black after it.
+const SECOND: &str = "T@F3/0";
+
+/// Asserts that `text` (a state or any answer shown to others) contains
+/// none of `secrets`.
+#[track_caller]
+fn assert_hides(text: &str, secrets: &[&str], what: &str) {
+    for secret in secrets {
+        assert!(!secret.is_empty());
+        assert!(
+            !text.contains(secret),
+            "{what} shows the secret {secret}: {text}"
+        );
+    }
+}
+
+fn resign(server: &Server, id: &str, token: &str) -> (u16, Value) {
+    server.post(
+        &format!("/api/games/{id}/resign"),
+        &json!({ "token": token }),
+    )
+}
+
+#[test]
+fn an_online_game_gives_its_creator_one_seat_and_an_invite() {
+    let server = Server::start();
+    let g = server.create(json!({"mode": "online", "side": "black"}));
+    let body = &g.body;
+    let id = g.id.as_str();
+    assert_eq!(body["you"], "black");
+    let token = g.black();
+    assert_eq!(g.white, None, "the other seat has no token yet");
+    let code = g.invite.as_deref().expect("an invite code");
+    assert_eq!(body["invite"]["side"], "white");
+    assert_eq!(code.len(), 24);
+    assert!(code
+        .bytes()
+        .all(|b| b"abcdefghijkmnpqrstuvwxyz23456789".contains(&b)));
+    assert_ne!(code, token);
+    assert_eq!(
+        body["links"],
+        json!({
+            "white": null,
+            "black": format!("/game/{id}#token={token}"),
+            "invite": format!("/game/{id}#invite={code}"),
+            "spectate": format!("/game/{id}"),
+        })
+    );
+    // The answer holds one token: the creator's.
+    let text = body.to_string();
+    assert_eq!(
+        text.matches(token).count(),
+        2,
+        "seats and links, nowhere else"
+    );
+    assert_eq!(body["game"]["invite_open"], "white");
+    assert_eq!(body["game"]["imported"], false);
+    assert_eq!(body["game"]["tags"], Value::Null);
+    assert_hides(
+        &body["game"].to_string(),
+        &[token, code],
+        "the created state",
+    );
+
+    let state = server.state(id);
+    assert_eq!(state["invite_open"], "white");
+    assert_hides(&state.to_string(), &[token, code], "the state");
+
+    // No string acts for the seat nobody holds, the empty one included.
+    assert_error(&server.play(id, "", FIRST), 403, "bad_token");
+    assert_error(&server.play(id, code, FIRST), 403, "bad_token");
+    // The creator (black) waits for white's player.
+    let early = server.play(id, token, FIRST);
+    assert_error(&early, 409, "not_your_turn");
+    let message = early.1["error"]["message"].as_str().unwrap();
+    assert!(message.contains("not joined"), "{message}");
+
+    // Other modes have no invite; their links carry the token in the fragment.
+    let hot = server.create(json!({"mode": "hotseat"}));
+    assert_eq!(hot.body["invite"], Value::Null);
+    assert_eq!(hot.body["links"]["invite"], Value::Null);
+    assert_eq!(hot.body["game"]["invite_open"], Value::Null);
+    assert_eq!(
+        hot.body["links"]["white"],
+        format!("/game/{}#token={}", hot.id, hot.white())
+    );
+    let ai = server.create(json!({"mode": "ai", "level": 1}));
+    assert_eq!(ai.body["invite"], Value::Null);
+    assert_eq!(
+        ai.body["links"]["white"],
+        format!("/game/{}#token={}", ai.id, ai.white())
+    );
+    assert_eq!(ai.body["links"]["black"], Value::Null);
+}
+
+#[test]
+fn an_invite_claims_its_seat_once() {
+    let server = Server::start();
+    let g = server.create(json!({"mode": "online"}));
+    let id = g.id.as_str();
+    let code = g.invite.clone().unwrap();
+    let before = server.state(id);
+
+    // A wrong code, a malformed body, an unknown game: nothing changes.
+    let wrong = server.claim(id, "notthecodeofthisgame1234");
+    assert_error(&wrong, 403, "bad_invite");
+    assert_error(&server.claim(id, ""), 403, "bad_invite");
+    assert_error(
+        &server.post(&format!("/api/games/{id}/claim"), &json!({"code": code})),
+        400,
+        "bad_json",
+    );
+    assert_error(&server.claim("nosuchgame", &code), 404, "unknown_game");
+    assert_eq!(server.state(id), before);
+
+    let (status, claimed) = server.claim(id, &code);
+    assert_eq!(status, 200, "{claimed}");
+    assert_eq!(claimed["side"], "black");
+    let token = claimed["token"].as_str().expect("a token");
+    assert_eq!(token.len(), 24);
+    assert_ne!(token, code, "the seat gets a fresh token, not the code");
+    assert_ne!(token, g.white());
+    assert_eq!(claimed["link"], format!("/game/{id}#token={token}"));
+    assert_eq!(claimed["game"]["invite_open"], Value::Null);
+    assert_eq!(claimed["game"]["notice"], "black has joined");
+    assert_hides(
+        &claimed["game"].to_string(),
+        &[token, &code, g.white()],
+        "the claimed state",
+    );
+    let (_, you) = server.get_with_token(&format!("/api/games/{id}"), token);
+    assert_eq!(you["you"], json!(["black"]));
+    assert_eq!(you["invite_open"], Value::Null);
+
+    // Used: the same code again, or any other, says so (and that one can watch).
+    let again = server.claim(id, &code);
+    assert_error(&again, 409, "invite_used");
+    let message = again.1["error"]["message"].as_str().unwrap();
+    assert!(message.contains("watch"), "{message}");
+    assert_error(
+        &server.claim(id, "notthecodeofthisgame1234"),
+        409,
+        "invite_used",
+    );
+    // Games without a waiting seat have nothing to claim.
+    let hot = server.create(json!({"mode": "hotseat"}));
+    assert_error(&server.claim(&hot.id, &code), 409, "invite_used");
+
+    // The claimer plays black; the creator white.
+    server.play_ok(id, g.white(), FIRST);
+    let s = server.play_ok(id, token, SECOND);
+    assert_eq!(moves(&s), [FIRST, SECOND]);
+}
+
+#[test]
+fn the_creators_token_never_acts_for_the_opponent() {
+    let server = Server::start();
+    let g = server.create(json!({"mode": "online"}));
+    let id = g.id.as_str();
+    let creator = g.white();
+    let (_, claimed) = server.claim(id, g.invite.as_deref().unwrap());
+    let black = claimed["token"].as_str().unwrap().to_string();
+
+    server.play_ok(id, creator, FIRST);
+    // Black's move, black's answers: the creator's token is white's only.
+    assert_error(&server.play(id, creator, SECOND), 409, "not_your_turn");
+    assert_eq!(server.state(id)["ply"], 1);
+    let (status, s) = server.action(id, "draw", creator, "offer");
+    assert_eq!((status, &s["draw_offer"]), (200, &json!("white")), "{s}");
+    assert_error(
+        &server.action(id, "draw", creator, "accept"),
+        409,
+        "own_offer",
+    );
+    let (status, s) = server.action(id, "takeback", creator, "request");
+    assert_eq!(
+        (status, &s["takeback_request"]),
+        (200, &json!("white")),
+        "{s}"
+    );
+    assert_error(
+        &server.action(id, "takeback", creator, "accept"),
+        409,
+        "own_request",
+    );
+    // Strangers' tokens (the invite code included) hold no seat at all.
+    for stranger in ["", "x", g.invite.as_deref().unwrap()] {
+        assert_error(&server.play(id, stranger, SECOND), 403, "bad_token");
+        assert_error(&resign(&server, id, stranger), 403, "bad_token");
+        assert_error(
+            &server.action(id, "draw", stranger, "accept"),
+            403,
+            "bad_token",
+        );
+        assert_error(
+            &server.action(id, "takeback", stranger, "accept"),
+            403,
+            "bad_token",
+        );
+    }
+    // The claimer's token answers both.
+    let (status, s) = server.action(id, "takeback", &black, "decline");
+    assert_eq!(status, 200, "{s}");
+    let (status, s) = server.action(id, "draw", &black, "decline");
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["status"], "ongoing");
+    // And resigning with the creator's token resigns the creator's side.
+    let (status, s) = resign(&server, id, creator);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["result"]["winner"], "black");
+    assert_eq!(s["result"]["text"], "white resigns");
+}
+
+#[test]
+fn nobody_is_offered_anything_before_the_opponent_joins() {
+    let server = Server::start();
+    let g = server.create(json!({"mode": "online"}));
+    let id = g.id.as_str();
+    let creator = g.white();
+    assert_error(
+        &server.action(id, "draw", creator, "offer"),
+        409,
+        "no_opponent",
+    );
+    // White may open before black joins…
+    let s = server.play_ok(id, creator, FIRST);
+    assert_eq!(s["invite_open"], "black");
+    // …but there is nobody to ask for a takeback.
+    let asked = server.action(id, "takeback", creator, "request");
+    assert_error(&asked, 409, "no_opponent");
+    assert!(asked.1["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("not joined"));
+    assert_eq!(server.state(id)["takeback_request"], Value::Null);
+
+    // Resigning is always possible; then the seat cannot be claimed.
+    let (status, s) = resign(&server, id, creator);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["status"], "over");
+    assert_eq!(s["invite_open"], "black", "nobody took the seat");
+    let late = server.claim(id, g.invite.as_deref().unwrap());
+    assert_error(&late, 409, "game_over");
+    // A wrong code still says it is wrong, not that the game ended.
+    assert_error(
+        &server.claim(id, "notthecodeofthisgame1234"),
+        403,
+        "bad_invite",
+    );
+}
+
+#[test]
+fn a_new_token_retires_the_old_one_everywhere() {
+    let server = Server::start();
+    let g = server.create_online();
+    let id = g.id.as_str();
+    let old = g.white().to_string();
+    let mut ws = server.live(id);
+    assert_eq!(ws.recv()["type"], "state");
+
+    let (status, renewed) = server.renew_token(id, &old);
+    assert_eq!(status, 200, "{renewed}");
+    let new = renewed["token"].as_str().expect("a token").to_string();
+    assert_ne!(new, old);
+    assert_eq!(renewed["seats"], json!(["white"]));
+    assert_eq!(renewed["link"], format!("/game/{id}#token={new}"));
+
+    // The old token: 403 over HTTP and on the live socket.
+    assert_error(&server.play(id, &old, FIRST), 403, "bad_token");
+    assert_error(&resign(&server, id, &old), 403, "bad_token");
+    assert_error(&server.action(id, "draw", &old, "offer"), 403, "bad_token");
+    assert_error(&server.renew_token(id, &old), 403, "bad_token");
+    let (_, state) = server.get_with_token(&format!("/api/games/{id}"), &old);
+    assert_eq!(state["you"], json!([]));
+    ws.send(&json!({"type": "move", "move": FIRST, "token": old, "id": "old"}));
+    let (err, _) = ws.recv_until(|m| m["type"] != "state");
+    assert_eq!(
+        (&err["type"], &err["id"], &err["error"]["code"]),
+        (&json!("error"), &json!("old"), &json!("bad_token")),
+        "{err}"
+    );
+    assert_eq!(server.state(id)["ply"], 0);
+    // The new one works, over the socket too; black's is untouched.
+    ws.send(&json!({"type": "move", "move": FIRST, "token": new, "id": "new"}));
+    let (ack, _) = ws.recv_until(|m| m["type"] != "state");
+    assert_eq!(ack["type"], "ack", "{ack}");
+    server.play_ok(id, g.black(), SECOND);
+    let (_, state) = server.get_with_token(&format!("/api/games/{id}"), &new);
+    assert_eq!(state["you"], json!(["white"]));
+    assert_hides(&state.to_string(), &[&old, &new, g.black()], "the state");
+
+    // Also after the game ended.
+    let (status, _) = resign(&server, id, &new);
+    assert_eq!(status, 200);
+    let (status, after) = server.renew_token(id, &new);
+    assert_eq!(status, 200, "{after}");
+    assert_error(&server.renew_token(id, &new), 403, "bad_token");
+
+    // Bad requests.
+    assert_error(&server.renew_token("nosuchgame", &old), 404, "unknown_game");
+    assert_error(
+        &server.post(&format!("/api/games/{id}/token"), &json!({"tok": "x"})),
+        400,
+        "bad_json",
+    );
+}
+
+#[test]
+fn a_hot_seat_token_is_renewed_for_both_seats() {
+    let server = Server::start();
+    let g = server.create(json!({"mode": "hotseat"}));
+    let id = g.id.as_str();
+    let old = g.white();
+    let (status, renewed) = server.renew_token(id, old);
+    assert_eq!(status, 200, "{renewed}");
+    assert_eq!(renewed["seats"], json!(["white", "black"]));
+    let new = renewed["token"].as_str().unwrap();
+    assert_error(&server.play(id, old, FIRST), 403, "bad_token");
+    server.play_ok(id, new, FIRST);
+    server.play_ok(id, new, SECOND);
+    let (_, state) = server.get_with_token(&format!("/api/games/{id}"), new);
+    assert_eq!(state["you"], json!(["white", "black"]));
+}
+
+#[test]
+fn the_token_header_says_which_seats_it_holds() {
+    let server = Server::start();
+    let g = server.create_online();
+    let path = format!("/api/games/{}", g.id);
+    let you = |token: &str| server.get_with_token(&path, token).1["you"].clone();
+    assert_eq!(you(g.white()), json!(["white"]));
+    assert_eq!(you(g.black()), json!(["black"]));
+    assert_eq!(you("nosuchtoken"), json!([]));
+    // With a replayed ply too; the header wins over a query token.
+    let (_, s) = server.get_with_token(&format!("{path}?ply=0&token={}", g.white()), g.black());
+    assert_eq!(s["you"], json!(["black"]));
+    assert_eq!(s["replay"], true);
+}
+
+#[test]
+fn watchers_see_the_seat_filled() {
+    let server = Server::start();
+    let g = server.create(json!({"mode": "online"}));
+    let code = g.invite.clone().unwrap();
+    let mut ws = server.live(&g.id);
+    let first = ws.recv();
+    assert_eq!(first["game"]["invite_open"], "black");
+    let (status, claimed) = server.claim(&g.id, &code);
+    assert_eq!(status, 200, "{claimed}");
+    let token = claimed["token"].as_str().unwrap();
+    let msg = ws.recv();
+    assert_eq!(msg["type"], "state", "{msg}");
+    assert_eq!(msg["game"]["invite_open"], Value::Null);
+    assert_eq!(msg["game"]["notice"], "black has joined");
+    assert_eq!(msg["game"]["version"], claimed["game"]["version"]);
+    assert_hides(&msg.to_string(), &[token, &code, g.white()], "a live state");
+    // Listings show no secrets either.
+    let (_, _, list) = server.get_text("/api/games");
+    assert_hides(&list, &[token, &code, g.white()], "the game list");
+}
+
+#[test]
+fn an_online_import_invites_the_other_seat() {
+    let server = Server::start();
+    let g = server.create(json!({"mode": "hotseat"}));
+    server.play_ok(&g.id, g.white(), FIRST);
+    let (_, _, record) = server.get_text(&format!("/api/games/{}/record", g.id));
+    let (status, body) = server.post(
+        "/api/games/import",
+        &json!({"record": record, "mode": "online", "side": "black"}),
+    );
+    assert_eq!(status, 201, "{body}");
+    let imported = common::Created::from_json(body);
+    assert_eq!(imported.white, None);
+    assert!(imported.black.is_some());
+    assert_eq!(imported.body["invite"]["side"], "white");
+    assert_eq!(imported.body["game"]["invite_open"], "white");
+    // Black (the importer) is to move and may; white's player joins later.
+    server.play_ok(&imported.id, imported.black(), SECOND);
+    let (status, claimed) = server.claim(&imported.id, imported.invite.as_deref().unwrap());
+    assert_eq!(status, 200, "{claimed}");
+    assert_eq!(claimed["side"], "white");
+    assert_eq!(claimed["game"]["ply"], 2);
+}
+
+#[test]
+fn a_live_socket_with_an_unclaimed_seat_refuses_its_moves() {
+    // The seat nobody holds has no token, so nothing sent on the socket acts for it.
+    let server = Server::start();
+    let g = server.create(json!({"mode": "online"}));
+    server.play_ok(&g.id, g.white(), FIRST);
+    let mut ws: Ws = server.live(&g.id);
+    assert_eq!(ws.recv()["type"], "state");
+    for (i, token) in ["", g.white(), g.invite.as_deref().unwrap()]
+        .into_iter()
+        .enumerate()
+    {
+        ws.send(&json!({"type": "move", "move": SECOND, "token": token, "id": i}));
+        let err = ws.recv();
+        assert_eq!(err["type"], "error", "{err}");
+        let code = err["error"]["code"].as_str().unwrap();
+        assert!(code == "bad_token" || code == "not_your_turn", "{err}");
+    }
+    assert_eq!(server.state(&g.id)["ply"], 1);
+}
+
+#[test]
+fn renewing_while_the_ai_thinks_does_not_stop_it_for_good() {
+    // A renewal is a change of the game, which stops the AI's search of
+    // the moment; the AI must still answer.
+    let server = Server::start_ai(1000, 1);
+    // Level 4 thinks its whole second.
+    let g = server.create(json!({"mode": "ai", "level": 4, "side": "white"}));
+    let s = server.play_ok(&g.id, g.white(), FIRST);
+    assert_eq!(s["ai_thinking"], true);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let (status, renewed) = server.renew_token(&g.id, g.white());
+    assert_eq!(status, 200, "{renewed}");
+    assert_eq!(server.state(&g.id)["ply"], 1, "renewed while the AI thinks");
+    let answered = server.wait_for(&g.id, std::time::Duration::from_secs(30), |s| s["ply"] == 2);
+    assert_eq!(answered["to_move"], "white");
+    let new = renewed["token"].as_str().unwrap();
+    let mv = common::legal_moves(&answered)[0].clone();
+    server.play_ok(&g.id, new, &mv);
+}
+
+#[test]
+fn invites_and_renewed_tokens_survive_a_restart() {
+    let dir = common::TempDir::new("seats");
+    let (id, code, old, new) = {
+        let server = Server::start_in(dir.path());
+        let g = server.create(json!({"mode": "online"}));
+        let (status, renewed) = server.renew_token(&g.id, g.white());
+        assert_eq!(status, 200, "{renewed}");
+        let new = renewed["token"].as_str().unwrap().to_string();
+        (
+            g.id.clone(),
+            g.invite.clone().unwrap(),
+            g.white().to_string(),
+            new,
+        )
+    };
+    let server = Server::start_in(dir.path());
+    assert_eq!(server.state(&id)["invite_open"], "black");
+    assert_error(&server.play(&id, &old, FIRST), 403, "bad_token");
+    server.play_ok(&id, &new, FIRST);
+    let (status, claimed) = server.claim(&id, &code);
+    assert_eq!(status, 200, "{claimed}");
+    server.play_ok(&id, claimed["token"].as_str().unwrap(), SECOND);
+}
