@@ -82,9 +82,9 @@ export const api = {
  * current state on every (re)connection, so nothing is missed.
  */
 export class LiveSocket {
-  constructor(id, { onState, onConnection }) {
+  constructor(id, { onState, onConnection, spectator = false }) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    this.url = `${scheme}://${location.host}${game(id)}/live`;
+    this.url = `${scheme}://${location.host}${game(id)}/live${spectator ? "?legal_moves=false" : ""}`;
     this.onState = onState;
     this.onConnection = onConnection;
     this.pending = new Map(); // request id → {resolve, reject, timer}

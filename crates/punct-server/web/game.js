@@ -120,6 +120,8 @@ class GameScreen {
     this.say(note);
     this.applyLive(state);
     this.socket = new LiveSocket(this.id, {
+      // A spectator needs no legal moves: its states are a fraction of the size.
+      spectator: !this.you.length,
       onState: (s) => this.applyLive(s),
       onConnection: (up) => {
         this.connected = up;
@@ -311,7 +313,12 @@ class GameScreen {
   }
 
   applyLive(state) {
-    if (this.live && state.version <= this.live.version) return; // an older or known state
+    // An older or known state; one of the same version may still tell news
+    // that is not stored (the AI stopped or resumed thinking, a notice).
+    const known = this.live && (state.version < this.live.version ||
+      (state.version === this.live.version && state.ai_thinking === this.live.ai_thinking &&
+        state.notice === this.live.notice));
+    if (known) return;
     const wasLive = this.live;
     this.live = state;
     this.legal = indexMoves(state);
@@ -571,7 +578,8 @@ class GameScreen {
     } else {
       const mover = cap(s.to_move);
       const open = s.invite_open;
-      if (s.ai_thinking || (s.ai && s.ai.side === s.to_move)) text = `${mover} to move: the AI is thinking…`;
+      if (s.ai_thinking) text = `${mover} to move: the AI is thinking…`;
+      else if (s.ai && s.ai.side === s.to_move) text = `${mover} to move: the AI will move shortly.`;
       else if (s.mode === "hotseat" && seats.length) text = `${mover} to move: your turn (one screen).`;
       else if (seats.includes(s.to_move)) text = `${mover} to move: your turn.${open ? " Your opponent has not joined yet." : ""}`;
       else if (seats.length && open) text = `${mover} to move: waiting for your opponent to join.`;
