@@ -303,27 +303,22 @@ impl App {
     }
 }
 
-pub(crate) async fn create_game(
-    State(app): Shared,
-    Client(client): Client,
-    Body(req): Body<NewGame>,
-) -> Result<Response, ApiError> {
-    let variant = parse_variant(req.variant.as_deref())?;
-    let creator = app.pick_side(req.side.as_deref())?;
-    let mode = match req.mode.as_str() {
-        "ai" => {
-            let level = req.level.unwrap_or(4);
-            if !(1..=4).contains(&level) {
+/// A game's mode from a request: `ai` (with `level`, default 4; the AI
+/// takes the side the creator does not), `hotseat` or `online`.
+fn parse_mode(mode: &str, level: Option<u32>, creator: Side) -> Result<Mode, ApiError> {
+    let mode = match mode {
+        "ai" => match level.unwrap_or(4) {
+            level @ 1..=4 => Mode::Ai {
+                level,
+                side: creator.opponent(),
+            },
+            level => {
                 return Err(ApiError::bad_request(
                     "bad_level",
                     format!("level {level} does not exist: use 1 to 4"),
-                ));
+                ))
             }
-            Mode::Ai {
-                level,
-                side: creator.opponent(),
-            }
-        }
+        },
         "hotseat" => Mode::Hotseat,
         "online" => Mode::Online,
         other => {
@@ -333,12 +328,23 @@ pub(crate) async fn create_game(
             ))
         }
     };
-    if req.level.is_some() && !matches!(mode, Mode::Ai { .. }) {
+    if level.is_some() && !matches!(mode, Mode::Ai { .. }) {
         return Err(ApiError::bad_request(
             "bad_level",
             "a level is only for games against the AI",
         ));
     }
+    Ok(mode)
+}
+
+pub(crate) async fn create_game(
+    State(app): Shared,
+    Client(client): Client,
+    Body(req): Body<NewGame>,
+) -> Result<Response, ApiError> {
+    let variant = parse_variant(req.variant.as_deref())?;
+    let creator = app.pick_side(req.side.as_deref())?;
+    let mode = parse_mode(&req.mode, req.level, creator)?;
     let start = Position::new(variant);
     let row = app.new_row(variant, mode, &start, creator);
     let game = LiveGame::new(row, start).map_err(ApiError::internal)?;
@@ -372,28 +378,7 @@ pub(crate) async fn import_game(
     let start = replayed.start().clone();
     let variant = start.variant();
     let creator = app.pick_side(req.side.as_deref())?;
-    let mode = match req.mode.as_deref().unwrap_or("hotseat") {
-        "ai" => Mode::Ai {
-            level: match req.level.unwrap_or(4) {
-                l @ 1..=4 => l,
-                l => {
-                    return Err(ApiError::bad_request(
-                        "bad_level",
-                        format!("level {l} does not exist: use 1 to 4"),
-                    ))
-                }
-            },
-            side: creator.opponent(),
-        },
-        "hotseat" => Mode::Hotseat,
-        "online" => Mode::Online,
-        other => {
-            return Err(ApiError::bad_request(
-                "bad_mode",
-                format!("`{other}` is not a mode: use ai, hotseat or online"),
-            ))
-        }
-    };
+    let mode = parse_mode(req.mode.as_deref().unwrap_or("hotseat"), req.level, creator)?;
     // Only a result the moves show, or a resignation or agreement the
     // record states as such, is taken over.
     let result = recorded_result(&record, &replayed)
