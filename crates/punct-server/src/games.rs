@@ -1,12 +1,10 @@
-//! A game on the server: its seats, whose turn it is, offers, the result,
-//! and the JSON the API shows of it. No I/O here: the caller stores a
-//! changed game and tells the watchers.
+//! A game on the server: its seats, whose turn it is, offers, the result
+//! and the record (its JSON view is `state.rs`). No I/O here: the caller
+//! stores a changed game and tells the watchers.
 
 use crate::error::ApiError;
 use crate::store::GameRow;
-use punct_core::{Game, Move, Outcome, Position, Record, Side, Status, Variant};
-use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::{json, Map, Value};
+use punct_core::{Game, Move, Outcome, Position, Record, Side, Status};
 
 /// How a game is played.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -26,54 +24,6 @@ impl Mode {
             Mode::Hotseat => "hotseat",
             Mode::Online => "online",
         }
-    }
-}
-
-/// A game's JSON state: its fields, and the legal moves, which are most of
-/// it (thousands at the start) and so are written straight from the move
-/// list instead of through a string per move.
-pub struct State {
-    fields: Map<String, Value>,
-    legal: Vec<Move>,
-}
-
-impl State {
-    /// Sets (or adds) a field.
-    pub fn set(&mut self, key: &str, value: Value) {
-        self.fields.insert(key.to_string(), value);
-    }
-
-    pub fn to_text(&self) -> String {
-        serde_json::to_string(self).expect("a state always serialises")
-    }
-
-    /// The state without `legal_moves` (for spectators: a fraction of the
-    /// size, and all a watcher needs).
-    pub fn to_text_without_legal(&self) -> String {
-        serde_json::to_string(&self.fields).expect("a state always serialises")
-    }
-}
-
-impl Serialize for State {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        struct Notation<'a>(&'a Move);
-        impl Serialize for Notation<'_> {
-            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.collect_str(self.0)
-            }
-        }
-        struct Notations<'a>(&'a [Move]);
-        impl Serialize for Notations<'_> {
-            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.collect_seq(self.0.iter().map(Notation))
-            }
-        }
-        let mut map = serializer.serialize_map(Some(self.fields.len() + 1))?;
-        for (key, value) in &self.fields {
-            map.serialize_entry(key, value)?;
-        }
-        map.serialize_entry("legal_moves", &Notations(&self.legal))?;
-        map.end()
     }
 }
 
@@ -634,223 +584,6 @@ impl LiveGame {
         }
         rec.to_text()
     }
-
-    /// The whole state the page needs, legal moves included.
-    pub fn to_json(&self) -> State {
-        let pos = self.position();
-        let over = self.is_over();
-        let legal: Vec<Move> = if over { Vec::new() } else { pos.legal_moves() };
-        let movable: std::collections::HashSet<_> = legal
-            .iter()
-            .filter_map(|m| match m {
-                Move::Relocate { from, .. } => Some(*from),
-                _ => None,
-            })
-            .collect();
-        let pieces: Vec<Value> = pos
-            .pieces()
-            .iter()
-            .map(|p| {
-                let level = p.placement.level;
-                // A raised dot with nothing right under it spans a gap.
-                let bridge = level > 0
-                    && p.cells
-                        .iter()
-                        .any(|&c| !pos.stack(c).iter().any(|d| d.level + 1 == level));
-                json!({
-                    "side": p.side.name(),
-                    "kind": p.kind.to_string(),
-                    "punct": p.placement.punct.to_string(),
-                    "rotation": p.placement.rotation,
-                    "level": level,
-                    "cells": p.cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                    "bridge": bridge,
-                    "movable": movable.contains(&p.placement.punct)
-                        && pos.top_piece(p.placement.punct).is_some_and(|t| t == *p),
-                })
-            })
-            .collect();
-        let mut stacks = serde_json::Map::new();
-        for cell in punct_core::Cell::all() {
-            let dots = pos.stack(cell);
-            if !dots.is_empty() {
-                stacks.insert(
-                    cell.to_string(),
-                    Value::Array(
-                        dots.iter()
-                            .map(|d| {
-                                json!({
-                                    "side": d.side.name(),
-                                    "kind": d.kind.to_string(),
-                                    "level": d.level,
-                                    "punct": d.is_punct,
-                                })
-                            })
-                            .collect(),
-                    ),
-                );
-            }
-        }
-        let reserve = |side: Side| {
-            let mut m = serde_json::Map::new();
-            for k in punct_core::Kind::ALL {
-                m.insert(k.to_string(), json!(pos.reserve(side, k)));
-            }
-            Value::Object(m)
-        };
-        let fields = json!({
-            "id": self.row.id,
-            "variant": pos.variant().name(),
-            "mode": self.mode.name(),
-            "ai": match self.mode {
-                Mode::Ai { level, side } => json!({"level": level, "side": side.name()}),
-                _ => Value::Null,
-            },
-            "version": self.row.version,
-            "created": self.row.created,
-            "updated": self.row.updated,
-            "start": self.game.start().to_position_string(),
-            "position": pos.to_position_string(),
-            "moves": self.game.moves().map(|m| m.to_string()).collect::<Vec<_>>(),
-            "ply": self.game.len(),
-            "last_move": self.game.moves().last().map(|m| m.to_string()),
-            "to_move": if over { Value::Null } else { json!(pos.side_to_move().name()) },
-            "status": if over { "over" } else { "ongoing" },
-            "result": self.result_json(),
-            "reserves": {"white": reserve(Side::White), "black": reserve(Side::Black)},
-            "central": {
-                "white": pos.central_count(Side::White),
-                "black": pos.central_count(Side::Black),
-            },
-            "pieces": pieces,
-            "stacks": stacks,
-            "draw_offer": self.row.draw_offer,
-            "takeback_request": self.row.takeback,
-            "invite_open": self.invite_open().map(Side::name),
-            "imported": self.row.imported,
-            "tags": self.imported_tags(),
-            // Only while a job of the AI's will answer (not while it waits
-            // to retry a move it could not save).
-            "ai_thinking": self.ai_to_move() && self.ai_queued,
-            "notice": self.notice,
-        });
-        let Value::Object(fields) = fields else {
-            unreachable!("json! of an object literal is an object")
-        };
-        State { fields, legal }
-    }
-
-    /// The state after the first `ply` plies (for replaying), marked
-    /// `"replay": true` with the game's full length in `"plies_total"`;
-    /// `None` past the end.
-    pub fn to_json_at(&self, ply: usize) -> Option<State> {
-        let total = self.game.len();
-        if ply > total {
-            return None;
-        }
-        let mut past = self.clone();
-        while past.game.len() > ply {
-            past.game.undo();
-        }
-        if ply < total {
-            // What happened later (a resignation, an offer) is not shown yet.
-            past.row.result = None;
-            past.row.reason = None;
-            past.row.draw_offer = None;
-            past.row.takeback = None;
-            past.notice = None;
-        }
-        let mut state = past.to_json();
-        state.set("replay", json!(true));
-        state.set("ai_thinking", json!(false));
-        state.set("plies_total", json!(total));
-        Some(state)
-    }
-
-    /// The result with its reason, or null while the game goes on.
-    fn result_json(&self) -> Value {
-        if !self.is_over() {
-            return Value::Null;
-        }
-        let outcome = self.outcome();
-        let winner = match outcome {
-            Outcome::WhiteWins => json!("white"),
-            Outcome::BlackWins => json!("black"),
-            _ => Value::Null,
-        };
-        let pos = self.position();
-        let central = json!({
-            "white": pos.central_count(Side::White),
-            "black": pos.central_count(Side::Black),
-        });
-        if self.row.result.is_some() {
-            let reason = self.row.reason.clone().unwrap_or_default();
-            let text = if let Some(side) = reason.strip_prefix("resignation:") {
-                format!("{side} resigns")
-            } else if reason == "agreement" {
-                "drawn by agreement".to_string()
-            } else {
-                format!("result {} as recorded", outcome.token())
-            };
-            let reason = reason.split(':').next().unwrap_or("").to_string();
-            return json!({"score": outcome.token(), "winner": winner, "reason": reason, "text": text});
-        }
-        match pos.status() {
-            Status::Won(side) => {
-                if let Some(c) = pos.connection(side) {
-                    let (a, b) = c.sides;
-                    json!({
-                        "score": outcome.token(),
-                        "winner": winner,
-                        "reason": "connection",
-                        "sides": [a.name(), b.name()],
-                        "chain": c.cells.cells().map(|x| x.to_string()).collect::<Vec<_>>(),
-                        "text": format!("{side} connects {} and {}", a.name(), b.name()),
-                    })
-                } else {
-                    json!({
-                        "score": outcome.token(),
-                        "winner": winner,
-                        "reason": "central count",
-                        "central": central,
-                        "text": format!("no connection: {side} wins the central count {}", count_text(pos)),
-                    })
-                }
-            }
-            _ => {
-                let text = if pos.variant() == Variant::Basic {
-                    "no connection: a draw".to_string()
-                } else {
-                    format!(
-                        "no connection: the central count is tied {}",
-                        count_text(pos)
-                    )
-                };
-                json!({
-                    "score": outcome.token(),
-                    "winner": Value::Null,
-                    "reason": if pos.variant() == Variant::Basic { "no connection" } else { "central count" },
-                    "central": central,
-                    "text": text,
-                })
-            }
-        }
-    }
-
-    /// A line for game lists.
-    pub fn summary(row: &GameRow) -> Value {
-        json!({
-            "id": row.id,
-            "variant": row.variant,
-            "mode": row.mode,
-            "ai": row.ai_level.map(|l| json!({"level": l, "side": row.ai_side})),
-            "ply": row.plies,
-            "status": if row.status == "ongoing" { "ongoing" } else { "over" },
-            "result": if row.status == "ongoing" { Value::Null } else { json!(row.status) },
-            "created": row.created,
-            "updated": row.updated,
-        })
-    }
 }
 
 /// Whether an imported record's result may stand, and what to store for
@@ -911,14 +644,6 @@ pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<(Outcome, 
             ))
         }
     }
-}
-
-fn count_text(pos: &Position) -> String {
-    format!(
-        "{}–{}",
-        pos.central_count(Side::White),
-        pos.central_count(Side::Black)
-    )
 }
 
 /// Compares tokens in time independent of where they differ.

@@ -16,6 +16,7 @@ mod live;
 mod routes;
 mod security;
 mod serve;
+mod state;
 mod store;
 mod web;
 
