@@ -221,7 +221,7 @@ impl Session {
                         }
                         Some(Ok(Message::Binary(_))) => {
                             let e = ApiError::bad_request("bad_message", "send JSON text messages");
-                            let reply = json!({"type": "error", "id": null, "error": e.body()["error"]});
+                            let reply = error_message(Value::Null, &e);
                             self.send(socket, reply.to_string()).await
                         }
                         Some(Ok(Message::Close(_))) | None => Err(End::Gone),
@@ -242,19 +242,12 @@ impl Session {
 
     /// A client's message, rate-limited like the same request over HTTP.
     async fn request(&self, text: &str) -> Value {
-        let kind = serde_json::from_str::<Value>(text)
-            .ok()
-            .and_then(|v| v["type"].as_str().map(str::to_string));
-        if matches!(
-            kind.as_deref(),
-            Some("move" | "resign" | "draw" | "takeback")
-        ) {
+        let parsed = serde_json::from_str::<Value>(text).ok();
+        let kind = parsed.as_ref().and_then(|v| v["type"].as_str());
+        if matches!(kind, Some("move" | "resign" | "draw" | "takeback")) {
             if let Err(e) = self.app.rates.check(Kind::Move, self.client) {
-                let id = serde_json::from_str::<Value>(text)
-                    .ok()
-                    .map(|v| v["id"].clone());
-                return json!({"type": "error", "id": id, "error": e.body()["error"],
-                              "retry_after": e.retry_after});
+                let id = parsed.as_ref().map_or(Value::Null, |v| v["id"].clone());
+                return error_message(id, &e);
             }
         }
         live_request(&self.app, self.client, &self.id, text).await
@@ -294,7 +287,7 @@ pub(crate) async fn live_request(
         Ok(r) => r,
         Err(e) => {
             let e = ApiError::bad_request("bad_json", format!("the message: {e}"));
-            return json!({"type": "error", "id": null, "error": e.body()["error"]});
+            return error_message(Value::Null, &e);
         }
     };
     let token = req.token.clone().unwrap_or_default();
@@ -316,6 +309,16 @@ pub(crate) async fn live_request(
     };
     match outcome {
         Ok(changed) => json!({"type": "ack", "id": req.id, "version": changed.version}),
-        Err(e) => json!({"type": "error", "id": req.id, "error": e.body()["error"]}),
+        Err(e) => error_message(req.id.unwrap_or(Value::Null), &e),
     }
+}
+
+/// An `error` message answering request `id`; a refusal over a limit says
+/// when to try again (`retry_after`, seconds), as `Retry-After` does.
+fn error_message(id: Value, e: &ApiError) -> Value {
+    let mut msg = json!({"type": "error", "id": id, "error": e.body()["error"]});
+    if let Some(secs) = e.retry_after {
+        msg["retry_after"] = json!(secs);
+    }
+    msg
 }
