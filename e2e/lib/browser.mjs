@@ -167,14 +167,24 @@ export function waitPly(page, n, opts = {}) {
   return waitGameAttr(page, (n) => Number(document.querySelector('[data-testid="game"]')?.dataset.ply) === n, n, { what: `data-ply=${n}`, ...opts });
 }
 
-/** Waits until the page shows exactly the server's state (ply and version). */
+/**
+ * Waits until the page shows exactly the server's state (ply and version).
+ * The game may move on meanwhile (the AI answers at once): then the newer
+ * state is the one to be in sync with.
+ */
 export async function waitInSync(page, api, id, opts = {}) {
-  const g = await api.game(id);
-  await waitGameAttr(page, ([p, v]) => {
-    const el = document.querySelector('[data-testid="game"]');
-    return el && Number(el.dataset.ply) === p && Number(el.dataset.version) === v;
-  }, [g.ply, g.version], { what: `data-ply=${g.ply} data-version=${g.version}`, ...opts });
-  return g;
+  const deadline = Date.now() + (opts.timeout ?? T.move);
+  for (;;) {
+    const g = await api.game(id);
+    await waitGameAttr(page, ([p, v]) => {
+      const el = document.querySelector('[data-testid="game"]');
+      if (!el) return false;
+      const shown = Number(el.dataset.version);
+      return shown > v || (shown === v && Number(el.dataset.ply) === p);
+    }, [g.ply, g.version], { what: `data-ply=${g.ply} data-version=${g.version}`, ...opts, timeout: Math.max(1, deadline - Date.now()) });
+    const shown = await gameAttrs(page);
+    if (Number(shown.version) === g.version) return g;
+  }
 }
 
 /** Parses /game/{id}#token=T, /game/{id}#invite=C and the old /game/{id}?token=T. */

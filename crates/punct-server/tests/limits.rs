@@ -367,6 +367,40 @@ fn connections_over_the_cap_get_a_json_503() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn a_server_short_of_file_descriptors_answers_instead_of_hanging() {
+    // Measured before the connection layer: under a 256-file limit, 300
+    // idle connections made real requests time out.
+    let dir = TempDir::new("limits");
+    let s = Server::start_with_open_files(dir.path(), 256, &["--header-timeout", "3"]);
+    let idle: Vec<TcpStream> = (0..300)
+        .filter_map(|_| TcpStream::connect(&s.addr).ok())
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    // The server holds what its file limit allows (256 less 64) and
+    // refuses the rest at once; a real request gets an answer, not a
+    // time-out (`raw` fails on no answer).
+    let request = b"GET /api/board HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    let (status, _, body) = raw(&s.addr, request, Duration::from_secs(20));
+    match status {
+        503 => assert_json_error(&body, "too_many_connections"),
+        200 => {}
+        other => panic!("{other}: {body}"),
+    }
+    // Idle connections run out of time and places come free.
+    assert!(
+        eventually(Duration::from_secs(20), || raw(
+            &s.addr,
+            request,
+            Duration::from_secs(20)
+        )
+        .0 == 200),
+        "requests are served again once the idle connections are closed"
+    );
+    drop(idle);
+}
+
 // ------------------------------------------------------------ the HTTP layer
 
 #[test]

@@ -158,7 +158,31 @@ impl Server {
         ai_workers: Option<u32>,
         flags: &[&str],
     ) -> Server {
-        let mut cmd = Command::new(punct_bin());
+        Server::launch(None, data_dir, ai_movetime_ms, ai_workers, flags)
+    }
+
+    /// A server on `data_dir` with these flags that may open at most
+    /// `open_files` files (its `ulimit -n`, set by a shell that then runs it).
+    pub fn start_with_open_files(data_dir: &Path, open_files: u32, flags: &[&str]) -> Server {
+        Server::launch(Some(open_files), data_dir, AI_MOVETIME_MS, None, flags)
+    }
+
+    fn launch(
+        open_files: Option<u32>,
+        data_dir: &Path,
+        ai_movetime_ms: u64,
+        ai_workers: Option<u32>,
+        flags: &[&str],
+    ) -> Server {
+        let mut cmd = match open_files {
+            None => Command::new(punct_bin()),
+            Some(n) => {
+                let mut sh = Command::new("sh");
+                sh.args(["-c", r#"ulimit -n "$0" && exec "$@""#, &n.to_string()])
+                    .arg(punct_bin());
+                sh
+            }
+        };
         cmd.arg("serve")
             .args(flags)
             .args(["--port", "0", "--ai-movetime"])
