@@ -22,21 +22,46 @@ pub(crate) struct Changed {
     pub(crate) version: i64,
 }
 
-/// A game's state as sent to its live sockets: in full, and without the
-/// legal moves (for sockets that asked for that: spectators).
+/// A game's state as sent to its live sockets: in full, and on demand
+/// without the legal moves (spectators) or with them grouped (players who
+/// ask for less to read). Clones share the texts.
 #[derive(Clone)]
-pub(crate) struct Published {
-    pub(crate) full: Arc<str>,
-    pub(crate) light: Arc<str>,
+pub(crate) struct Published(Arc<Texts>);
+
+pub(crate) struct Texts {
+    state: crate::state::State,
+    full: Arc<str>,
+    light: std::sync::OnceLock<Arc<str>>,
+    compact: std::sync::OnceLock<Arc<str>>,
 }
 
 impl Published {
     pub(crate) fn of(game: &LiveGame) -> Published {
         let state = game.to_json();
-        Published {
+        Published(Arc::new(Texts {
             full: Arc::from(state.to_text()),
-            light: Arc::from(state.to_text_without_legal()),
-        }
+            state,
+            light: Default::default(),
+            compact: Default::default(),
+        }))
+    }
+
+    pub(crate) fn full(&self) -> Arc<str> {
+        self.0.full.clone()
+    }
+
+    pub(crate) fn light(&self) -> Arc<str> {
+        let t = &self.0;
+        t.light
+            .get_or_init(|| Arc::from(t.state.to_text_without_legal()))
+            .clone()
+    }
+
+    pub(crate) fn compact(&self) -> Arc<str> {
+        let t = &self.0;
+        t.compact
+            .get_or_init(|| Arc::from(t.state.to_text_compact()))
+            .clone()
     }
 }
 
@@ -193,7 +218,7 @@ impl Slot {
     /// The state as JSON, sent to every watcher.
     pub(crate) fn publish(&self, game: &LiveGame) -> Arc<str> {
         let published = Published::of(game);
-        let state = published.full.clone();
+        let state = published.full();
         let _ = self.updates.send(published);
         state
     }

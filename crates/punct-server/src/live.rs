@@ -34,9 +34,23 @@ const PING_EVERY: Duration = Duration::from_secs(30);
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct LiveQuery {
-    /// `false`: states without `legal_moves` (spectators need none).
+    /// `false`: states without `legal_moves` (spectators need none);
+    /// `compact`: legal moves grouped in `legal_compact`.
     #[serde(default)]
-    legal_moves: Option<bool>,
+    legal_moves: Option<LegalMoves>,
+}
+
+/// How a socket's states carry the legal moves.
+#[derive(Deserialize, Clone, Copy, Default)]
+#[serde(rename_all = "lowercase")]
+enum LegalMoves {
+    /// `legal_moves`, a list.
+    #[default]
+    True,
+    /// None.
+    False,
+    /// `legal_compact`, grouped.
+    Compact,
 }
 
 /// A live socket counted on its game until dropped.
@@ -93,7 +107,7 @@ pub(crate) async fn live(
         id,
         slot,
         client,
-        legal_moves: query.legal_moves.unwrap_or(true),
+        legal_moves: query.legal_moves.unwrap_or_default(),
         _counted: counted,
         _watching: watching,
     };
@@ -111,7 +125,7 @@ struct Session {
     id: String,
     slot: Arc<Slot>,
     client: ClientKey,
-    legal_moves: bool,
+    legal_moves: LegalMoves,
     _counted: SocketGuard,
     _watching: Watching,
 }
@@ -142,10 +156,10 @@ impl Session {
     }
 
     fn state_of(&self, published: &Published) -> Arc<str> {
-        if self.legal_moves {
-            published.full.clone()
-        } else {
-            published.light.clone()
+        match self.legal_moves {
+            LegalMoves::True => published.full(),
+            LegalMoves::False => published.light(),
+            LegalMoves::Compact => published.compact(),
         }
     }
 

@@ -553,6 +553,70 @@ fn live_sockets_from_other_origins_are_refused() {
 
 // ------------------------------------------------------------ memory
 
+/// `legal_compact` (additions grouped by kind and rotation, the rest
+/// under "moves") as the list of moves it stands for.
+fn expand(compact: &Value) -> Vec<String> {
+    let mut legal = Vec::new();
+    for (key, items) in compact.as_object().expect("legal_compact is an object") {
+        for item in items.as_str().expect("a group is a string").split(' ') {
+            legal.push(match key.split_once('/') {
+                Some((kind, rotation)) => format!("{kind}@{item}/{rotation}"),
+                None => item.to_string(),
+            });
+        }
+    }
+    legal.sort();
+    legal
+}
+
+#[test]
+fn live_states_come_with_all_without_or_with_grouped_legal_moves() {
+    let (s, _dir) = server(&[]);
+    let g = s.create(json!({"mode": "hotseat"}));
+    let mut state = s.state(&g.id);
+    let mut rng = common::Rng::new(3);
+    for _ in 0..12 {
+        let mv = rng.pick(&common::legal_moves(&state)).clone();
+        state = s.play_ok(&g.id, g.white(), &mv);
+    }
+    let first = |query: &str| {
+        let mut ws =
+            common::Ws::connect_with(&s.addr, &format!("/api/games/{}/live{query}", g.id), &[])
+                .unwrap();
+        ws.recv()["game"].clone()
+    };
+    let full = first("");
+    let light = first("?legal_moves=false");
+    let compact = first("?legal_moves=compact");
+    let mut legal = common::legal_moves(&full);
+    legal.sort();
+    assert!(legal.len() > 100, "a position with many moves");
+    assert!(legal.iter().any(|m| m.contains('-')), "relocations too");
+    assert_eq!(expand(&compact["legal_compact"]), legal);
+    assert!(light.get("legal_moves").is_none() && light.get("legal_compact").is_none());
+    assert!(compact.get("legal_moves").is_none());
+    let strip = |mut v: Value| {
+        let o = v.as_object_mut().unwrap();
+        o.remove("legal_moves");
+        o.remove("legal_compact");
+        v
+    };
+    assert_eq!(strip(full.clone()), strip(light));
+    assert_eq!(strip(full), strip(compact));
+    let refused = refused(
+        common::Ws::connect_with(
+            &s.addr,
+            &format!("/api/games/{}/live?legal_moves=some", g.id),
+            &[],
+        ),
+        "a bad value",
+    );
+    assert!(
+        refused.starts_with("HTTP 400") && refused.contains("bad_query"),
+        "{refused}"
+    );
+}
+
 #[test]
 fn finished_and_idle_games_leave_memory_and_come_back() {
     let (s, _dir) = server(&["--idle-game", "2"]);

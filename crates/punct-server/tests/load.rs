@@ -411,7 +411,11 @@ fn idle_live_sockets_memory() {
             "spectator (states without legal moves)",
             "?legal_moves=false",
         ),
-        ("player (full states)", ""),
+        (
+            "player, legal moves grouped (what the page opens)",
+            "?legal_moves=compact",
+        ),
+        ("player, full states", ""),
     ] {
         let dir = common::TempDir::new("sockets");
         let server = Server::start_with_flags(dir.path(), &open_flags);

@@ -76,6 +76,27 @@ export const api = {
 };
 
 /**
+ * A state's `legal_compact` (additions grouped as "T/0": "B3 C4 …", other
+ * moves under "moves") turned back into the `legal_moves` list.
+ */
+export function expandLegal(state) {
+  const groups = state.legal_compact;
+  if (!groups) return state;
+  const legal = [];
+  for (const [key, items] of Object.entries(groups)) {
+    const cells = items.split(" ").filter(Boolean);
+    if (key === "moves") {
+      legal.push(...cells);
+    } else {
+      const [kind, rotation] = key.split("/");
+      for (const cell of cells) legal.push(`${kind}@${cell}/${rotation}`);
+    }
+  }
+  const { legal_compact: _, ...rest } = state;
+  return { ...rest, legal_moves: legal };
+}
+
+/**
  * The game's live WebSocket: every state the server pushes goes to
  * `onState`; requests sent here are answered by `ack` or `error`. It
  * reconnects by itself with a growing delay and the server sends the
@@ -84,7 +105,9 @@ export const api = {
 export class LiveSocket {
   constructor(id, { onState, onConnection, spectator = false }) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    this.url = `${scheme}://${location.host}${game(id)}/live${spectator ? "?legal_moves=false" : ""}`;
+    // A spectator needs no legal moves; a player reads them grouped (a
+    // third of the size) and gets them back as the usual list.
+    this.url = `${scheme}://${location.host}${game(id)}/live?legal_moves=${spectator ? "false" : "compact"}`;
     this.onState = onState;
     this.onConnection = onConnection;
     this.pending = new Map(); // request id → {resolve, reject, timer}
@@ -126,7 +149,7 @@ export class LiveSocket {
       return;
     }
     if (msg.type === "state") {
-      this.onState(msg.game);
+      this.onState(expandLegal(msg.game));
       return;
     }
     const waiting = this.pending.get(msg.id);
