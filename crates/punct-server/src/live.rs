@@ -313,9 +313,15 @@ pub(crate) async fn live_request(
             app.change_by(client, game_id, |g| g.play(&token, &mv, req.ply))
                 .await
         }
-        "resign" => app.change(game_id, |g| g.resign(&token)).await,
-        "draw" => app.change(game_id, |g| g.draw(&token, &action)).await,
-        "takeback" => app.change(game_id, |g| g.takeback(&token, &action)).await,
+        "resign" => app.change_by(client, game_id, |g| g.resign(&token)).await,
+        "draw" => {
+            app.change_by(client, game_id, |g| g.draw(&token, &action))
+                .await
+        }
+        "takeback" => {
+            app.change_by(client, game_id, |g| g.takeback(&token, &action))
+                .await
+        }
         other => Err(ApiError::bad_request(
             "bad_message",
             format!("`{other}` is not a message type: use move, resign, draw, takeback or ping"),

@@ -582,10 +582,11 @@ pub(crate) struct TokenOnly {
 
 pub(crate) async fn post_resign(
     State(app): Shared,
+    Client(client): Client,
     Path(id): Path<String>,
     Body(req): Body<TokenOnly>,
 ) -> Result<Response, ApiError> {
-    let state = app.change(&id, |g| g.resign(&req.token)).await?;
+    let state = app.change_by(client, &id, |g| g.resign(&req.token)).await?;
     Ok(json_text(StatusCode::OK, state.state.to_string()))
 }
 
@@ -598,20 +599,24 @@ pub(crate) struct ActionRequest {
 
 pub(crate) async fn post_draw(
     State(app): Shared,
+    Client(client): Client,
     Path(id): Path<String>,
     Body(req): Body<ActionRequest>,
 ) -> Result<Response, ApiError> {
-    let state = app.change(&id, |g| g.draw(&req.token, &req.action)).await?;
+    let state = app
+        .change_by(client, &id, |g| g.draw(&req.token, &req.action))
+        .await?;
     Ok(json_text(StatusCode::OK, state.state.to_string()))
 }
 
 pub(crate) async fn post_takeback(
     State(app): Shared,
+    Client(client): Client,
     Path(id): Path<String>,
     Body(req): Body<ActionRequest>,
 ) -> Result<Response, ApiError> {
     let state = app
-        .change(&id, |g| g.takeback(&req.token, &req.action))
+        .change_by(client, &id, |g| g.takeback(&req.token, &req.action))
         .await?;
     Ok(json_text(StatusCode::OK, state.state.to_string()))
 }
