@@ -54,37 +54,9 @@ pub struct GameRow {
     pub tags: Option<String>,
 }
 
-/// The current schema, for a new database. An existing one is brought
-/// here by [`VERSIONS`]; a test holds the two equal.
-const SCHEMA: &str = "
-CREATE TABLE games (
-    id          TEXT PRIMARY KEY,
-    variant     TEXT NOT NULL,
-    mode        TEXT NOT NULL,
-    ai_level    INTEGER,
-    ai_side     TEXT,
-    white_token TEXT,
-    black_token TEXT,
-    start       TEXT NOT NULL,
-    moves       TEXT NOT NULL,
-    result      TEXT,
-    reason      TEXT,
-    draw_offer  TEXT,
-    takeback    TEXT,
-    created     INTEGER NOT NULL,
-    updated     INTEGER NOT NULL,
-    version     INTEGER NOT NULL,
-    status      TEXT NOT NULL,
-    plies       INTEGER NOT NULL,
-    invite      TEXT,
-    imported    INTEGER NOT NULL DEFAULT 0,
-    tags        TEXT
-);
-CREATE INDEX games_by_update ON games (updated DESC);
-";
-
 /// One version of the schema: the columns it adds to `games` (version 1:
-/// all of its columns) and the SQL that brings the version before it here.
+/// all of its columns) and the SQL that brings the version before it here
+/// (version 1: from an empty file).
 struct SchemaVersion {
     added: &'static [&'static str],
     upgrade: &'static str,
@@ -100,8 +72,10 @@ fn columns_at(version: u32) -> Vec<&'static str> {
 
 /// Every schema version, oldest first: version N is `VERSIONS[N - 1]`. The
 /// number lives in the database's `PRAGMA user_version`; version 1 predates
-/// it and so reads 0 there. A new version is one more entry (and the new
-/// `SCHEMA` and `COLUMNS`); entries already released never change.
+/// it and so reads 0 there. A new database is made by running every step,
+/// so it is exactly what a migrated one is. A new version is one more
+/// entry (and `schema/N.sql`, and the new `COLUMNS`); entries already
+/// released never change.
 const VERSIONS: &[SchemaVersion] = &[
     SchemaVersion {
         added: &[
@@ -124,13 +98,11 @@ const VERSIONS: &[SchemaVersion] = &[
             "status",
             "plies",
         ],
-        upgrade: "",
+        upgrade: include_str!("schema/1.sql"),
     },
     SchemaVersion {
         added: &["invite", "imported", "tags"],
-        upgrade: "ALTER TABLE games ADD COLUMN invite TEXT;
-                  ALTER TABLE games ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;
-                  ALTER TABLE games ADD COLUMN tags TEXT;",
+        upgrade: include_str!("schema/2.sql"),
     },
 ];
 
@@ -298,15 +270,15 @@ fn prepare_schema(conn: &mut Connection, path: &Path) -> Result<Option<u32>, Str
     let from = match inspect(&tx).map_err(fail)? {
         // Up to date: nothing to write (the transaction rolls back).
         Found::Version(v) if v == SCHEMA_VERSION => return Ok(None),
-        Found::Empty => {
-            tx.execute_batch(SCHEMA).map_err(fail)?;
-            None
-        }
-        Found::Version(v) => {
-            for step in &VERSIONS[v as usize..] {
+        found @ (Found::Empty | Found::Version(_)) => {
+            let from = match found {
+                Found::Version(v) => Some(v),
+                _ => None,
+            };
+            for step in &VERSIONS[from.unwrap_or(0) as usize..] {
                 tx.execute_batch(step.upgrade).map_err(fail)?;
             }
-            Some(v)
+            from
         }
         Found::Newer(v) => {
             return Err(format!(
@@ -712,29 +684,12 @@ mod tests {
 
     /// The schema of version 1 exactly as the release before versioning
     /// created it.
-    const V1_SCHEMA: &str = "
-        CREATE TABLE IF NOT EXISTS games (
-            id          TEXT PRIMARY KEY,
-            variant     TEXT NOT NULL,
-            mode        TEXT NOT NULL,
-            ai_level    INTEGER,
-            ai_side     TEXT,
-            white_token TEXT,
-            black_token TEXT,
-            start       TEXT NOT NULL,
-            moves       TEXT NOT NULL,
-            result      TEXT,
-            reason      TEXT,
-            draw_offer  TEXT,
-            takeback    TEXT,
-            created     INTEGER NOT NULL,
-            updated     INTEGER NOT NULL,
-            version     INTEGER NOT NULL,
-            status      TEXT NOT NULL,
-            plies       INTEGER NOT NULL
-        );
-        CREATE INDEX IF NOT EXISTS games_by_update ON games (updated DESC);
-    ";
+    const V1_SCHEMA: &str = include_str!("schema/1.sql");
+
+    /// The current schema made by hand, with no version number.
+    fn schema() -> String {
+        VERSIONS.iter().map(|v| v.upgrade).collect()
+    }
 
     fn make_db(path: &Path, sql: &str) {
         Connection::open(path).unwrap().execute_batch(sql).unwrap();
@@ -1017,7 +972,7 @@ mod tests {
     #[test]
     fn a_database_of_a_newer_punct_is_refused_untouched() {
         let dir = TempDir::new();
-        make_db(&dir.db(), &format!("{SCHEMA} PRAGMA user_version = 3;"));
+        make_db(&dir.db(), &format!("{} PRAGMA user_version = 3;", schema()));
         let before = std::fs::read(dir.db()).unwrap();
         assert_eq!(
             open_err(&dir),
@@ -1058,12 +1013,12 @@ mod tests {
                  says schema version 2)",
             ),
             (
-                format!("{SCHEMA} PRAGMA user_version = 1;"),
+                format!("{} PRAGMA user_version = 1;", schema()),
                 "is not a PÜNCT games database: table games has a column `invite` that schema \
                  version 1 does not have (the file says schema version 1)",
             ),
             (
-                format!("{SCHEMA} PRAGMA user_version = -1;"),
+                format!("{} PRAGMA user_version = -1;", schema()),
                 "is not a PÜNCT games database: its schema version -1 is not one PÜNCT writes",
             ),
         ];

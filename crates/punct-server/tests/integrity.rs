@@ -22,30 +22,8 @@ use std::time::{Duration, Instant};
 const START_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The schema of version 1, as the release before schema versions made it
-/// (`PRAGMA user_version` left at 0).
-const V1_SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id          TEXT PRIMARY KEY,
-    variant     TEXT NOT NULL,
-    mode        TEXT NOT NULL,
-    ai_level    INTEGER,
-    ai_side     TEXT,
-    white_token TEXT,
-    black_token TEXT,
-    start       TEXT NOT NULL,
-    moves       TEXT NOT NULL,
-    result      TEXT,
-    reason      TEXT,
-    draw_offer  TEXT,
-    takeback    TEXT,
-    created     INTEGER NOT NULL,
-    updated     INTEGER NOT NULL,
-    version     INTEGER NOT NULL,
-    status      TEXT NOT NULL,
-    plies       INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS games_by_update ON games (updated DESC);
-";
+/// (`PRAGMA user_version` left at 0): the file the server migrates from.
+const V1_SCHEMA: &str = include_str!("../src/schema/1.sql");
 
 // ------------------------------------------------------------ helpers
 
