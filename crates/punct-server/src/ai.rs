@@ -46,6 +46,7 @@ const JOB_RETRY_MAX: Duration = Duration::from_secs(120);
 
 /// What the players read while the AI waits to try again.
 const NOT_SAVED: &str = "the AI's move could not be saved; it will try again shortly";
+const NO_MOVE: &str = "the AI failed to find a move; it will try again shortly";
 const AI_QUEUE_FULL: &str = "the AI is too busy to answer now; it will try again shortly";
 
 // ------------------------------------------------------------ scheduler
@@ -531,7 +532,7 @@ async fn think_and_play(app: &Arc<App>, slot: &Arc<Slot>, ticket: Ticket) -> End
         .await;
         let Ok(result) = searched else {
             eprintln!("punct serve: the AI search failed");
-            return Ended::Failed("the AI failed to find a move; it will try again shortly");
+            return Ended::Failed(NO_MOVE);
         };
         // A search stopped by a change is not worth playing: think again
         // about the game as it is now.
@@ -563,7 +564,7 @@ async fn save_move(app: &Arc<App>, slot: &Arc<Slot>, pos: &Position, best: Move)
         if let Err(e) = game.play_ai(best) {
             eprintln!("punct serve: game {}: {e}", game.row.id);
             *game = before;
-            return Ended::Failed("the AI failed to find a move; it will try again shortly");
+            return Ended::Failed(NO_MOVE);
         }
         game.ai_queued = false;
         match app.store.update(game.row.clone(), before.row.version).await {
