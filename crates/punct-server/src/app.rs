@@ -22,32 +22,33 @@ pub(crate) struct Changed {
     pub(crate) version: i64,
 }
 
-/// A game's state as sent to its live sockets: in full, and on demand
-/// without the legal moves (spectators) or with them grouped (players who
-/// ask for less to read). Clones share the texts.
+/// A game's state as sent to its live sockets: in full, without the legal
+/// moves (spectators), or with them grouped (players who ask for less to
+/// read). Each text is made once, when the first socket (or the answer to
+/// the change) needs it; clones share them.
 #[derive(Clone)]
 pub(crate) struct Published(Arc<Texts>);
 
 pub(crate) struct Texts {
     state: crate::state::State,
-    full: Arc<str>,
+    full: std::sync::OnceLock<Arc<str>>,
     light: std::sync::OnceLock<Arc<str>>,
     compact: std::sync::OnceLock<Arc<str>>,
 }
 
 impl Published {
     pub(crate) fn of(game: &LiveGame) -> Published {
-        let state = game.to_json();
         Published(Arc::new(Texts {
-            full: Arc::from(state.to_text()),
-            state,
+            state: game.to_json(),
+            full: Default::default(),
             light: Default::default(),
             compact: Default::default(),
         }))
     }
 
     pub(crate) fn full(&self) -> Arc<str> {
-        self.0.full.clone()
+        let t = &self.0;
+        t.full.get_or_init(|| Arc::from(t.state.to_text())).clone()
     }
 
     pub(crate) fn light(&self) -> Arc<str> {
