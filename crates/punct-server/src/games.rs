@@ -222,14 +222,19 @@ impl LiveGame {
                 "the game ended before anyone joined it; you can still watch it",
             ));
         }
-        match side {
-            Side::White => self.row.white_token = Some(token),
-            Side::Black => self.row.black_token = Some(token),
-        }
+        *self.token_mut(side) = Some(token);
         self.row.invite = None;
         self.notice = Some(format!("{side} has joined"));
         self.changed();
         Ok(side)
+    }
+
+    /// The stored token of `side`'s seat.
+    fn token_mut(&mut self, side: Side) -> &mut Option<String> {
+        match side {
+            Side::White => &mut self.row.white_token,
+            Side::Black => &mut self.row.black_token,
+        }
     }
 
     /// Replaces the token `old` by `new` in every seat it holds (both at a
@@ -243,11 +248,8 @@ impl LiveGame {
                 "this token holds no seat in this game",
             ));
         }
-        for side in &seats {
-            match side {
-                Side::White => self.row.white_token = Some(new.clone()),
-                Side::Black => self.row.black_token = Some(new.clone()),
-            }
+        for &side in &seats {
+            *self.token_mut(side) = Some(new.clone());
         }
         self.changed();
         Ok(seats)
