@@ -166,15 +166,13 @@ impl Session {
     /// Sends `text`, or gives up on a client that does not take it within
     /// the send timeout (its unread data is not kept here).
     async fn send(&self, socket: &mut WebSocket, text: String) -> Result<(), End> {
-        match tokio::time::timeout(
-            self.app.config.ws_send_timeout,
-            socket.send(Message::Text(text.into())),
-        )
-        .await
-        {
+        self.send_message(socket, Message::Text(text.into())).await
+    }
+
+    async fn send_message(&self, socket: &mut WebSocket, message: Message) -> Result<(), End> {
+        match tokio::time::timeout(self.app.config.ws_send_timeout, socket.send(message)).await {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(_)) => Err(End::Gone),
-            Err(_) => Err(End::Gone),
+            _ => Err(End::Gone),
         }
     }
 
@@ -214,13 +212,7 @@ impl Session {
                     if heard.elapsed() > 3 * PING_EVERY {
                         Err(End::Close(close_code::AWAY, "no answer to pings"))
                     } else {
-                        match tokio::time::timeout(
-                            self.app.config.ws_send_timeout,
-                            socket.send(Message::Ping(Default::default())),
-                        ).await {
-                            Ok(Ok(())) => Ok(()),
-                            _ => Err(End::Gone),
-                        }
+                        self.send_message(socket, Message::Ping(Default::default())).await
                     }
                 }
                 incoming = socket.recv() => {
