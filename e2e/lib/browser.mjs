@@ -31,10 +31,10 @@ export async function launchBrowser() {
  * before its tests, stopped after them. Read `env.server` and
  * `env.browser` inside the tests.
  */
-export function serverAndBrowser() {
+export function serverAndBrowser(serverOptions = {}) {
   const env = { server: null, browser: null };
   before(async () => {
-    env.server = await startServer();
+    env.server = await startServer(serverOptions);
     env.browser = await launchBrowser();
   });
   after(async () => {

@@ -16,12 +16,13 @@ export function serverBinary() {
 
 /**
  * Starts `punct serve --port 0 --data-dir <fresh temp dir> --ai-movetime 50`
+ * (plus `args`)
  * and resolves once it prints its address. Returns {url, api, stop}.
  */
-export async function startServer({ aiMovetime = 50, startTimeoutMs = 20000 } = {}) {
+export async function startServer({ aiMovetime = 50, startTimeoutMs = 20000, args = [] } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'punct-e2e-'));
   const bin = serverBinary();
-  const proc = spawn(bin, ['serve', '--port', '0', '--data-dir', dataDir, '--ai-movetime', String(aiMovetime)], {
+  const proc = spawn(bin, ['serve', '--port', '0', '--data-dir', dataDir, '--ai-movetime', String(aiMovetime), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   proc.stdout.setEncoding('utf8');

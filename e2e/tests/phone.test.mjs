@@ -1,7 +1,8 @@
 // 6. On a phone: a small touch screen (390 × 844, touch events only).
 // The page fits without sideways scrolling, and a game against the AI is
-// played by taps: a piece added with the on-screen rotate button, the stack
-// under a cell shown by tapping it, and a piece moved.
+// played by taps: a piece added with the on-screen rotate button (each
+// move tapped, shown, then confirmed), the stack under a cell shown by
+// tapping it (a sheet), and a piece moved.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMove } from '../lib/rules.mjs';
@@ -30,6 +31,8 @@ async function tapMove(page, api, id, move) {
   else await tapCell(page, mv.from);
   await tapRotation(page, mv.rotation);
   await tapCell(page, mv.to);
+  // By touch the first tap on a target only shows the piece there: the confirm button plays it.
+  await page.locator(tid('confirm-move')).tap();
   await api.waitFor(id, (g) => g.ply > before.ply, { timeoutMs: T.move, what: `${move} to reach the server` });
   return api.waitFor(id, (g) => g.status === 'over' || g.to_move === 'white', { timeoutMs: T.ai, what: 'the AI reply' });
 }
@@ -69,6 +72,9 @@ test('on a phone: the page fits, and taps add, rotate, inspect and move', { time
     await tapCell(page, cell);
     await page.locator(tid('stack-view')).filter({ hasText: cell }).waitFor({ state: 'visible' });
     assert.match(await page.locator(tid('stack-view')).textContent(), /black/i);
+    // The stack opens as a sheet over the bottom of the screen: close it to go on.
+    await page.locator(tid('stack-close')).tap();
+    await page.locator(tid('stack-view')).waitFor({ state: 'hidden' });
 
     // Keep adding until a piece of ours may move, then move it by taps.
     for (let i = 0; i < 6 && g.status === 'ongoing'; i++) {

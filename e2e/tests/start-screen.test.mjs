@@ -1,5 +1,6 @@
 // The start screen's other ways in: a hot-seat basic game (both sides
-// clicked on one page), importing a record file, and the recent games.
+// clicked on one page), importing a record file, and "My games"; the
+// player's name (remembered, sent, checked) and the clock chosen at creation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ const PREFIX = 'start';
 const env = serverAndBrowser();
 const pages = [];
 
-test('hot-seat basic game, record import and recent games', { timeout: 60000 }, async (t) => {
+test('hot-seat basic game, record import and My games', { timeout: 60000 }, async (t) => {
   const { server, browser } = env;
   const { api } = server;
   const page = await newPage(browser, 'hotseat');
@@ -70,12 +71,77 @@ test('hot-seat basic game, record import and recent games', { timeout: 60000 }, 
       t.diagnostic(`imported game opened as ${imported.token ? 'a seat' : 'a spectator'} (mode ${g.mode})`);
     }
 
-    // the recent games list names the games
+    // "My games" lists both games, newest first, opened at one screen
     await page.goto(server.url + '/');
-    const recent = page.locator(tid('recent-games'));
-    await recent.waitFor();
-    await page.waitForFunction((ids) => ids.every((x) => (document.querySelector('[data-testid="recent-games"]')?.innerHTML || '').includes(x)), [id, imported.id], { timeout: T.step })
-      .catch(async () => { throw new Error(`recent games lack ${id} or ${imported.id}: ${JSON.stringify(((await recent.textContent()) || '').slice(0, 500))}`); });
-    await shot(page, PREFIX, 'recent-games');
+    const mine = page.locator(tid('my-games'));
+    await mine.waitFor();
+    await page.waitForFunction((ids) => {
+      const shown = [...document.querySelectorAll('[data-testid="my-games"] li[data-game]')].map((e) => e.dataset.game);
+      return JSON.stringify(shown) === JSON.stringify(ids);
+    }, [imported.id, id], { timeout: T.step })
+      .catch(async () => { throw new Error(`My games should list ${imported.id} then ${id}: ${JSON.stringify(((await mine.textContent()) || '').slice(0, 500))}`); });
+    const line = (await page.locator(`${tid('my-games')} li[data-game="${id}"]`).innerText()).replace(/\s+/g, ' ');
+    assert.match(line, /one screen/);
+    assert.match(line, /Black to move/);
+    assert.match(line, /\b3 moves\b.*basic/);
+    await shot(page, PREFIX, 'my-games');
+  });
+});
+
+test('the name is remembered and sent, the clock chosen is sent, a bad name is refused', { timeout: 60000 }, async (t) => {
+  const { server, browser } = env;
+  const { api } = server;
+  const page = await newPage(browser, 'names');
+  pages.push(page);
+  await withArtifacts(PREFIX, () => pages, async () => {
+    await page.goto(server.url + '/');
+    const name = page.locator(tid('player-name'));
+    assert.equal(await name.inputValue(), '', 'no name before one is given');
+    await name.fill('Ada Lovelace');
+    await page.reload();
+    assert.equal(await name.inputValue(), 'Ada Lovelace', 'the name is remembered across reloads');
+
+    // against the AI with a real-time clock
+    await page.locator(tid('time-control')).selectOption('rt-5-3');
+    await page.locator(tid('ai-level')).selectOption('1');
+    await page.locator(tid('ai-color')).selectOption('white');
+    await page.locator(tid('start-ai')).click();
+    const ai = await waitGamePage(page);
+    let g = await api.game(ai.id);
+    assert.equal(g.players.white.name, 'Ada Lovelace');
+    assert.equal(g.players.black.ai, true);
+    assert.ok(g.clock, `the game has a clock: ${JSON.stringify(g.clock)}`);
+    assert.deepEqual({ type: g.clock.type, initial: g.clock.initial, increment: g.clock.increment },
+      { type: 'realtime', initial: 300, increment: 3 });
+
+    // online as black, a correspondence clock; the choice of clock is remembered too
+    await page.goto(server.url + '/');
+    assert.equal(await page.locator(tid('time-control')).inputValue(), 'rt-5-3');
+    await page.locator(tid('time-control')).selectOption('cor-3');
+    await page.locator(tid('ai-color')).selectOption('black');
+    await page.locator(tid('start-online')).click();
+    const online = await waitGamePage(page);
+    g = await api.game(online.id);
+    assert.equal(g.players.black.name, 'Ada Lovelace');
+    assert.equal(g.players.white.name, null);
+    assert.deepEqual({ type: g.clock?.type, days: g.clock?.days }, { type: 'correspondence', days: 3 });
+
+    // no clock: the game is untimed
+    await page.goto(server.url + '/');
+    await page.locator(tid('time-control')).selectOption('none');
+    await page.locator(tid('start-hotseat')).click();
+    const hot = await waitGamePage(page);
+    g = await api.game(hot.id);
+    assert.equal(g.clock ?? null, null);
+
+    // a name the server would refuse is not sent; the page says why
+    await page.goto(server.url + '/');
+    await name.fill('Ada "the Countess"');
+    await page.locator(tid('start-hotseat')).click();
+    await page.waitForFunction(() => /quotes/.test(document.querySelector('[data-testid="message"]')?.textContent || ''), null, { timeout: T.step });
+    assert.equal(new URL(page.url()).pathname, '/', 'no game was created');
+    await page.reload();
+    assert.equal(await name.inputValue(), 'Ada Lovelace', 'the refused name was not kept');
+    await shot(page, PREFIX, 'name-and-clock');
   });
 });

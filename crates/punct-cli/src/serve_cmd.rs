@@ -20,6 +20,10 @@ pub struct ServeArgs {
     /// The AI's thinking time per move, in milliseconds
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub ai_movetime: u64,
+    /// The search time per position of the post-game analysis, in
+    /// milliseconds (each ended game is analysed once, in the background)
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(10..=5_000))]
+    pub review_movetime: u64,
     /// How many AI searches may run at once [default: the number of cores]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub ai_workers: Option<u64>,
@@ -84,6 +88,11 @@ pub struct ServeArgs {
     /// Seconds open requests and sockets get to finish on Ctrl-C or SIGTERM
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=3600), help_heading = "Server limits")]
     pub shutdown_grace: u64,
+    /// How long a player of an online real-time game must have been gone
+    /// (no live connection) before the opponent may claim the win: seconds,
+    /// or with a unit (90s, 2min, 1h)
+    #[arg(long, default_value = "60", value_parser = parse_abandon_after, help_heading = "Server limits")]
+    pub abandon_after: Duration,
 
     /// The address people open (e.g. https://punct.example.org): other Host headers are refused, and live sockets must come from this origin
     #[arg(long, help_heading = "Security")]
@@ -115,6 +124,27 @@ impl std::str::FromStr for RateFlag {
     }
 }
 
+/// `--abandon-after`: `N` seconds, or `Ns`, `Nmin`, `Nh`; 1 s to 1 day.
+fn parse_abandon_after(s: &str) -> Result<Duration, String> {
+    let bad = || format!("`{s}` is not a duration: write seconds (60), or 90s, 2min or 1h");
+    let t = s.trim();
+    let (n, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(at) => t.split_at(at),
+        None => (t, "s"),
+    };
+    let n: u64 = n.parse().map_err(|_| bad())?;
+    let secs = match unit.trim() {
+        "s" => n,
+        "min" => n.saturating_mul(60),
+        "h" => n.saturating_mul(3600),
+        _ => return Err(bad()),
+    };
+    if !(1..=86_400).contains(&secs) {
+        return Err(format!("`{s}` is out of range: 1 second to 24 hours"));
+    }
+    Ok(Duration::from_secs(secs))
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Sync {
     Full,
@@ -127,6 +157,7 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.bind = args.bind;
     config.port = args.port;
     config.ai_movetime_ms = args.ai_movetime;
+    config.review_movetime_ms = args.review_movetime;
     config.sync = match args.sync {
         Sync::Full => punct_server::SyncMode::Full,
         Sync::Normal => punct_server::SyncMode::Normal,
@@ -158,6 +189,7 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     }
     config.header_timeout = Duration::from_secs(args.header_timeout);
     config.shutdown_grace = Duration::from_secs(args.shutdown_grace);
+    config.abandon_after = args.abandon_after;
     config.public_url = args.public_url;
     config.allowed_hosts = args.allowed_hosts;
     config.allowed_origins = args.allowed_origins;

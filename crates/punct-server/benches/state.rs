@@ -36,6 +36,7 @@ fn game(moves: &str) -> LiveGame {
         invite: None,
         imported: false,
         tags: None,
+        ..GameRow::default()
     })
     .expect("a valid game")
 }

@@ -9,29 +9,21 @@
 //! of everyone else. The queues are bounded: a job that would wait past a
 //! bound is refused (429 `ai_busy`) before anything changes.
 
-use crate::app::{App, Shared, Slot};
+use crate::app::{App, Slot};
 use crate::error::ApiError;
 use crate::games::{LiveGame, Mode};
-use crate::limits::{Client, ClientKey};
-use crate::routes::{parse_variant, Body};
+use crate::limits::ClientKey;
 use crate::store::SaveError;
 use crate::Config;
-use axum::extract::State;
-use axum::response::{IntoResponse, Response};
 use punct_core::{Move, Position};
-use punct_engine::{Ai, Engine, Level, Limits, Score};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use punct_engine::{Ai, Engine, Level, Limits};
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::oneshot;
-
-/// How long an analysis waits for a free AI worker.
-const ANALYSE_QUEUE_WAIT: Duration = Duration::from_secs(10);
 
 /// Pauses before saving the AI's move again after a failed save. Few and
 /// short: a try against a locked database already waits out the store's
@@ -92,13 +84,13 @@ pub(crate) struct Refused {
 
 /// What a job is for, in refusals' messages.
 #[derive(Clone, Copy)]
-enum Job {
+pub(crate) enum Job {
     Move,
     Analysis,
 }
 
 impl Refused {
-    fn into_error(self, job: Job) -> ApiError {
+    pub(crate) fn into_error(self, job: Job) -> ApiError {
         let secs = self.retry_after;
         let message = match (self.yours, job) {
             (true, Job::Move) => format!(
@@ -522,7 +514,12 @@ async fn think_and_play(app: &Arc<App>, slot: &Arc<Slot>, ticket: Ticket) -> End
             *slot.ai_stop.lock().expect("stop lock") = stop.clone();
             (game.position().clone(), level, game.row.version, stop)
         };
-        let movetime = app.config.ai_movetime_ms;
+        // In a timed game, less when its clock asks for it (clock.rs).
+        let movetime = slot
+            .game
+            .lock()
+            .await
+            .ai_movetime(app.config.ai_movetime_ms);
         let searching = pos.clone();
         let searched = tokio::task::spawn_blocking(move || {
             let level = Level::from_number(level).unwrap_or(Level::Strongest);
@@ -570,6 +567,7 @@ async fn save_move(app: &Arc<App>, slot: &Arc<Slot>, pos: &Position, best: Move)
         match app.store.update(game.row.clone(), before.row.version).await {
             Ok(()) => {
                 slot.publish(&game);
+                app.queue_review(&game);
                 return Ended::Done;
             }
             Err(SaveError::Stale) => {
@@ -601,115 +599,6 @@ pub(crate) async fn resume_ai_games(app: &Arc<App>) {
     for row in rows.into_iter().filter(|r| r.mode == "ai") {
         let _ = app.slot(&row.id).await;
     }
-}
-
-// ------------------------------------------------------------ analysis
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct AnalyseRequest {
-    /// A position string; default the start position of `variant`.
-    #[serde(default)]
-    position: Option<String>,
-    #[serde(default)]
-    variant: Option<String>,
-    /// Moves played from there first.
-    #[serde(default)]
-    moves: Vec<String>,
-    /// Thinking time in milliseconds (default 500).
-    #[serde(default)]
-    movetime: Option<u64>,
-}
-
-pub fn score_json(s: Score) -> Value {
-    match s {
-        Score::Eval(cp) => json!({"cp": cp}),
-        Score::Win(n) => json!({"win": n}),
-        Score::Loss(n) => json!({"loss": n}),
-    }
-}
-
-/// Sets a search's stop flag when dropped: an analysis whose client hung
-/// up (its request's future dropped) stops searching at once.
-struct StopOnDrop(Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
-pub(crate) async fn analyse(
-    State(app): Shared,
-    Client(client): Client,
-    Body(req): Body<AnalyseRequest>,
-) -> Result<Response, ApiError> {
-    let mut pos = match &req.position {
-        Some(p) => Position::from_position_string(p)
-            .map_err(|e| ApiError::bad_request("bad_position", format!("the position: {e}")))?,
-        None => Position::new(parse_variant(req.variant.as_deref())?),
-    };
-    for (i, text) in req.moves.iter().enumerate() {
-        let mv = text.parse().map_err(|e: punct_core::ParseMoveError| {
-            ApiError::bad_request("bad_move", format!("moves[{i}]: {e}"))
-        })?;
-        pos.play(mv).map_err(|e| {
-            ApiError::unprocessable(
-                "illegal_move",
-                format!("moves[{i}]: `{text}` is illegal: {e}"),
-            )
-        })?;
-    }
-    if pos.status().is_over() {
-        return Err(ApiError::conflict(
-            "game_over",
-            "the game is over in this position",
-        ));
-    }
-    let movetime = req.movetime.unwrap_or(500);
-    if movetime == 0 || movetime > app.config.analyse_max_ms {
-        return Err(ApiError::bad_request(
-            "bad_movetime",
-            format!("movetime must be 1 to {} ms", app.config.analyse_max_ms),
-        ));
-    }
-    let ticket = app
-        .ai
-        .enqueue(client)
-        .map_err(|r| r.into_error(Job::Analysis))?;
-    // A timeout drops the ticket, which leaves the queue.
-    let permit = tokio::time::timeout(ANALYSE_QUEUE_WAIT, ticket.wait())
-        .await
-        .map_err(|_| ApiError::unavailable("busy", "every AI worker is busy; try again"))?
-        .ok_or_else(|| ApiError::internal("the AI's queue is gone"))?;
-    let position = pos.to_position_string();
-    let started = Instant::now();
-    let stop = Arc::new(AtomicBool::new(false));
-    let _stop_on_hang_up = StopOnDrop(stop.clone());
-    let result = tokio::task::spawn_blocking(move || {
-        let result = Ai::new(Level::Strongest, 0).search(
-            &pos,
-            &Limits::movetime(movetime),
-            &stop,
-            &mut |_| {},
-        );
-        // The worker is free only once the search has returned, even if
-        // the request was dropped long before.
-        drop(permit);
-        result
-    })
-    .await
-    .map_err(|_| ApiError::internal("the analysis failed"))?;
-    Ok(axum::Json(json!({
-        "position": position,
-        "best": result.best.to_string(),
-        "score": score_json(result.score),
-        "depth": result.depth,
-        "nodes": result.nodes,
-        "pv": result.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-        "time_ms": started.elapsed().as_millis() as u64,
-    }))
-    .into_response())
 }
 
 #[cfg(test)]

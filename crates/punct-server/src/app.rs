@@ -78,6 +78,14 @@ pub(crate) struct Slot {
     /// When the game was last asked for or changed (ms since 1970): an
     /// unwatched game leaves memory after `Config::idle_game`.
     pub(crate) touched: AtomicI64,
+    /// The running clock's deadline and the task watching it (clock.rs).
+    pub(crate) timer: Arc<crate::clock::Timer>,
+    /// Who is watching live: the players' and spectators' sockets
+    /// (presence.rs; not stored, no version).
+    pub(crate) presence: Arc<crate::presence::Presence>,
+    /// The app and this slot, for the clock's timer task.
+    app: std::sync::Weak<App>,
+    me: std::sync::Weak<Slot>,
 }
 
 pub(crate) struct App {
@@ -95,6 +103,8 @@ pub(crate) struct App {
     pub(crate) sockets: Arc<SocketCounts>,
     /// The hosts and origins accepted.
     pub(crate) hosts: Arc<Hosts>,
+    /// Ended games waiting for their post-game analysis (review.rs).
+    pub(crate) reviews: tokio::sync::mpsc::Sender<String>,
 }
 
 pub(crate) type Shared = State<Arc<App>>;
@@ -116,7 +126,7 @@ impl App {
         }
         let valid =
             !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric());
-        let not_found = || ApiError::not_found("unknown_game", format!("no game `{id}`"));
+        let not_found = || ApiError::not_found("unknown_game", format!("there is no game {id:?}"));
         if !valid {
             return Err(not_found());
         }
@@ -126,21 +136,25 @@ impl App {
             .map_err(ApiError::internal)?
             .ok_or_else(not_found)?;
         let game = LiveGame::from_row(row).map_err(ApiError::internal)?;
+        self.queue_review(&game);
         let slot = {
             let mut games = self.games.lock().expect("games lock");
             games
                 .entry(id.to_string())
-                .or_insert_with(|| Arc::new(Slot::new(game)))
+                .or_insert_with(|| Slot::new(game, self))
                 .clone()
         };
+        slot.arm_clock(&*slot.game.lock().await);
         self.kick_ai(&slot).await;
         Ok(slot)
     }
 
     /// Adds a new game (already stored) to the games in memory.
-    pub(crate) fn insert(&self, game: LiveGame) -> Arc<Slot> {
+    pub(crate) fn insert(self: &Arc<Self>, game: LiveGame) -> Arc<Slot> {
         let id = game.row.id.clone();
-        let slot = Arc::new(Slot::new(game));
+        let deadline = game.clock_deadline();
+        let slot = Slot::new(game, self);
+        slot.set_deadline(deadline);
         self.games
             .lock()
             .expect("games lock")
@@ -170,8 +184,14 @@ impl App {
     ) -> Result<Changed, ApiError> {
         let slot = self.slot(id).await?;
         let mut game = slot.game.lock().await;
+        // A flag that fell before this request ends the game first.
+        self.flag_if_due(&slot, &mut game).await?;
         let before = game.clone();
-        change(&mut game)?;
+        if let Err(e) = change(&mut game) {
+            *game = before;
+            // In a game lost on time, "the game is over" says why.
+            return Err(crate::clock::after_flag(&game, e));
+        }
         let ai_job = match self.reserve_ai(client, &mut game) {
             Ok(job) => job,
             Err(e) => {
@@ -188,13 +208,11 @@ impl App {
             return Err(save_error(e));
         }
         let state = slot.publish(&game);
+        self.queue_review(&game);
         let version = game.row.version;
         // Whatever the AI was thinking about is out of date now. Stopped
         // under the game's lock: a search started later sees the new game.
-        slot.ai_stop
-            .lock()
-            .expect("stop lock")
-            .store(true, Ordering::Relaxed);
+        slot.stop_ai();
         drop(game);
         self.start_ai(&slot, ai_job);
         Ok(Changed { state, version })
@@ -202,13 +220,43 @@ impl App {
 }
 
 impl Slot {
-    pub(crate) fn new(game: LiveGame) -> Slot {
-        Slot {
+    pub(crate) fn new(game: LiveGame, app: &Arc<App>) -> Arc<Slot> {
+        let presence = Arc::new(crate::presence::Presence::new(&game));
+        Arc::new_cyclic(|me| Slot {
             game: Mutex::new(game),
             updates: broadcast::channel(64).0,
             ai_stop: std::sync::Mutex::new(Arc::new(AtomicBool::new(false))),
             watchers: AtomicUsize::new(0),
             touched: AtomicI64::new(now_ms()),
+            timer: Default::default(),
+            presence,
+            app: Arc::downgrade(app),
+            me: me.clone(),
+        })
+    }
+
+    /// Stops the AI's current search (the game changed under it).
+    pub(crate) fn stop_ai(&self) {
+        self.ai_stop
+            .lock()
+            .expect("stop lock")
+            .store(true, Ordering::Relaxed);
+    }
+
+    /// Points the clock's timer at `game`'s deadline (none: no clock
+    /// runs), starting its task when needed.
+    pub(crate) fn arm_clock(&self, game: &LiveGame) {
+        self.set_deadline(game.clock_deadline());
+    }
+
+    fn set_deadline(&self, deadline: Option<i64>) {
+        // (A slot that cannot be upgraded is being dropped: no timer.)
+        if let Some(me) = self.me.upgrade().filter(|_| self.timer.set(deadline)) {
+            tokio::spawn(crate::clock::run_timer(
+                self.app.clone(),
+                me,
+                self.timer.clone(),
+            ));
         }
     }
 
@@ -221,6 +269,8 @@ impl Slot {
         let published = Published::of(game);
         let state = published.full();
         let _ = self.updates.send(published);
+        self.arm_clock(game);
+        self.presence.seats_changed(game);
         state
     }
 }
@@ -258,7 +308,13 @@ impl App {
                 return true;
             }
             let over = slot.game.try_lock().map(|g| g.is_over()).unwrap_or(false);
-            !(over || now - slot.touched.load(Ordering::Relaxed) >= idle_ms)
+            let keep = !(over || now - slot.touched.load(Ordering::Relaxed) >= idle_ms);
+            if !keep {
+                // A timer waiting for a far deadline lets go of it; the
+                // clocks' pick-up loads the game again in time.
+                slot.timer.set(None);
+            }
+            keep
         });
         before - games.len()
     }

@@ -142,10 +142,12 @@ impl LiveGame {
     }
 
     /// Marks a change: new version, time and derived fields.
-    fn changed(&mut self) {
+    pub(crate) fn changed(&mut self) {
         self.row.version += 1;
         self.row.updated = now_ms().max(self.row.updated);
         self.sync_row();
+        // Start or stop the clock as the game now needs (clock.rs).
+        self.sync_clock();
     }
 
     /// The seats `token` holds (both in a hot-seat game).
@@ -202,7 +204,12 @@ impl LiveGame {
 
     /// Gives the waiting online seat to whoever brings its invite `code`:
     /// the seat's token becomes `token` and the invite is used up.
-    pub fn claim(&mut self, code: &str, token: String) -> Result<Side, ApiError> {
+    pub fn claim(
+        &mut self,
+        code: &str,
+        token: String,
+        name: Option<String>,
+    ) -> Result<Side, ApiError> {
         let (Some(side), Some(invite)) = (self.invite_open(), self.row.invite.as_deref()) else {
             return Err(ApiError::conflict(
                 "invite_used",
@@ -223,10 +230,65 @@ impl LiveGame {
             ));
         }
         *self.token_mut(side) = Some(token);
+        if name.is_some() {
+            *self.name_mut(side) = name;
+        }
         self.row.invite = None;
         self.notice = Some(format!("{side} has joined"));
         self.changed();
         Ok(side)
+    }
+
+    /// The stored display name of `side`'s player.
+    fn name_mut(&mut self, side: Side) -> &mut Option<String> {
+        match side {
+            Side::White => &mut self.row.white_name,
+            Side::Black => &mut self.row.black_name,
+        }
+    }
+
+    /// What to call `side`'s player: the name they chose, the AI's level,
+    /// or `None` for a person who gave no name.
+    pub fn player_name(&self, side: Side) -> Option<String> {
+        match self.mode {
+            Mode::Ai { level, side: ai } if ai == side => Some(format!("PÜNCT AI level {level}")),
+            _ => match side {
+                Side::White => self.row.white_name.clone(),
+                Side::Black => self.row.black_name.clone(),
+            },
+        }
+    }
+
+    /// Sets the display name of the seats `token` holds (both at a hot
+    /// seat: then `side` says which; `None` for both).
+    pub fn set_name(
+        &mut self,
+        token: &str,
+        side: Option<Side>,
+        name: Option<String>,
+    ) -> Result<(), ApiError> {
+        let seats = self.seats(token);
+        if seats.is_empty() {
+            return Err(ApiError::forbidden(
+                "bad_token",
+                "this token holds no seat in this game",
+            ));
+        }
+        let targets: Vec<Side> = match side {
+            Some(s) if seats.contains(&s) => vec![s],
+            Some(s) => {
+                return Err(ApiError::forbidden(
+                    "bad_token",
+                    format!("this token does not hold {s}'s seat"),
+                ))
+            }
+            None => seats,
+        };
+        for s in targets {
+            *self.name_mut(s) = name.clone();
+        }
+        self.changed();
+        Ok(())
     }
 
     /// The stored token of `side`'s seat.
@@ -320,8 +382,13 @@ impl LiveGame {
                 ApiError::bad_request("bad_move", e.to_string())
             })?;
         self.game.play(mv).map_err(|reason| {
-            ApiError::unprocessable("illegal_move", format!("`{mv}` is illegal: {reason}"))
+            ApiError::unprocessable("illegal_move", format!("{mv} is illegal: {reason}"))
         })?;
+        // The time used is charged; out of time, the move is refused.
+        if let Err(e) = self.clock_move(side) {
+            self.game.undo();
+            return Err(e);
+        }
         if self.row.draw_offer.as_deref() == Some(side.opponent().name()) {
             // Playing on declines the opponent's offer.
             self.row.draw_offer = None;
@@ -334,9 +401,16 @@ impl LiveGame {
 
     /// The AI plays `mv` (already checked legal by the caller's search).
     pub fn play_ai(&mut self, mv: Move) -> Result<(), String> {
+        let side = self.position().side_to_move();
         self.game
             .play(mv)
             .map_err(|e| format!("the AI chose an illegal move `{mv}`: {e}"))?;
+        if self.clock_move(side).is_err() {
+            // Its flag fell first: the game ends on time instead.
+            self.game.undo();
+            self.flag(side);
+            return Ok(());
+        }
         if self.row.draw_offer.is_some() {
             self.row.draw_offer = None;
         }
@@ -413,7 +487,7 @@ impl LiveGame {
             }
             other => Err(ApiError::bad_request(
                 "bad_action",
-                format!("`{other}` is not a draw action: use offer, accept or decline"),
+                format!("{other:?} is not a draw action: use offer, accept or decline"),
             )),
         }
     }
@@ -502,7 +576,7 @@ impl LiveGame {
             }
             other => Err(ApiError::bad_request(
                 "bad_action",
-                format!("`{other}` is not a takeback action: use request, accept or decline"),
+                format!("{other:?} is not a takeback action: use request, accept or decline"),
             )),
         }
     }
@@ -513,6 +587,8 @@ impl LiveGame {
 
     /// Takes back moves until `side`'s last move is undone.
     fn undo_last_move_of(&mut self, side: Side) {
+        // The clock restarts for the side then to move (clock.rs).
+        self.pause_clock();
         while let Some(i) = self.game.len().checked_sub(1) {
             self.game.undo();
             if self.mover_of(i) == side {
@@ -521,6 +597,10 @@ impl LiveGame {
         }
         self.row.takeback = None;
         self.row.draw_offer = None;
+        // A game taken back from its end goes on: its analysis and any
+        // rematch offer belonged to the ended game.
+        self.row.review = None;
+        self.row.rematch_offer = None;
         self.notice = None;
         self.changed();
     }
@@ -559,10 +639,8 @@ impl LiveGame {
                 rec
             }
             None => {
-                let names = |side: Side| match self.mode {
-                    Mode::Ai { level, side: ai } if ai == side => format!("punct level {level}"),
-                    _ => format!("{} player", side.name()),
-                };
+                // PGN writes an unknown player as `?`.
+                let names = |side: Side| self.player_name(side).unwrap_or_else(|| "?".into());
                 let (white, black) = (names(Side::White), names(Side::Black));
                 Record::from_game(
                     &self.game,
@@ -577,6 +655,13 @@ impl LiveGame {
             }
         };
         rec.set_tag("GameId", &self.row.id);
+        if let Some(tc) = self.time_control() {
+            rec.set_tag("TimeControl", &tc.tag());
+        }
+        if self.row.assisted {
+            // The engine's hints were used during the game.
+            rec.set_tag("Assisted", "yes");
+        }
         if let Some(r) = self.row.result.as_deref().and_then(Outcome::from_token) {
             rec.outcome = r;
             rec.set_tag("Result", r.token());
@@ -590,9 +675,11 @@ impl LiveGame {
 
 /// Whether an imported record's result may stand, and what to store for
 /// it. A result the moves show needs nothing stored (`Ok(None)`); one they
-/// do not show stands only as a resignation or agreement the record states
-/// in its `Termination` tag (`resignation:white`, `resignation:black`,
-/// `agreement`), with the result that goes with it. Anything else is
+/// do not show stands only as a resignation, agreement, flag fall or
+/// abandonment the record states in its `Termination` tag
+/// (`resignation:white`, `resignation:black`, `agreement`, `time:white`,
+/// `time:black`, `abandonment:white`, `abandonment:black`), with the result
+/// that goes with it. Anything else is
 /// refused with a message naming the tag or result and why.
 pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<(Outcome, String)>, String> {
     let status = game.position().status();
@@ -601,6 +688,10 @@ pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<(Outcome, 
         "resignation:white" => Some((Outcome::BlackWins, "resignation:white")),
         "resignation:black" => Some((Outcome::WhiteWins, "resignation:black")),
         "agreement" => Some((Outcome::Draw, "agreement")),
+        "time:white" => Some((Outcome::BlackWins, "time:white")),
+        "time:black" => Some((Outcome::WhiteWins, "time:black")),
+        "abandonment:white" => Some((Outcome::BlackWins, "abandonment:white")),
+        "abandonment:black" => Some((Outcome::WhiteWins, "abandonment:black")),
         _ => None,
     });
     let said = termination.unwrap_or_default();
@@ -609,7 +700,8 @@ pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<(Outcome, 
         return match stated {
             Some(_) => Err(format!(
                 "the Termination tag says `{said}`, but the moves end the game by themselves \
-                 ({} {}): a finished game is not resigned or agreed",
+                 ({} {}): a finished game is not resigned, agreed, lost on time or \
+                 abandoned",
                 Outcome::from_status(status).token(),
                 match status {
                     Status::Won(side) => format!("{side} wins"),
@@ -641,11 +733,39 @@ pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<(Outcome, 
             Err(format!(
                 "the result `{}` is not shown by the moves (the game is unfinished after \
                  them); a result that did not happen on the board needs a Termination tag \
-                 `resignation:white`, `resignation:black` or `agreement`, and {tag}",
+                 `resignation:white`, `resignation:black`, `agreement`, `time:white`, \
+                 `time:black`, `abandonment:white` or `abandonment:black`, and {tag}",
                 result.token()
             ))
         }
     }
+}
+
+/// A display name from a request: trimmed; empty means none; at most
+/// 40 characters, no control characters (it goes into records and lists).
+pub fn parse_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
+    let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
+        return Ok(None);
+    };
+    if name.chars().count() > 40 {
+        return Err(ApiError::bad_request(
+            "bad_name",
+            format!(
+                "the name has {} characters: at most 40",
+                name.chars().count()
+            ),
+        ));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| c.is_control() || *c == '"' || *c == '\\')
+    {
+        return Err(ApiError::bad_request(
+            "bad_name",
+            format!("the name may not contain {c:?} (control characters, quotes and backslashes are not allowed)"),
+        ));
+    }
+    Ok(Some(name.to_string()))
 }
 
 /// Compares tokens in time independent of where they differ.

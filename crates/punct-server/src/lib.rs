@@ -7,12 +7,17 @@
 //! push the new state to every watcher. A failed commit restores the game.
 
 mod ai;
+mod analysis;
 mod app;
+mod clock;
 mod conn;
 mod error;
 mod games;
 mod limits;
 mod live;
+mod presence;
+mod rematch;
+mod review;
 mod routes;
 mod security;
 mod serve;
@@ -41,6 +46,8 @@ pub struct Config {
     pub ai_workers: usize,
     /// The longest analysis a client may ask for, in milliseconds.
     pub analyse_max_ms: u64,
+    /// The search time per position of the post-game analysis (ms).
+    pub review_movetime_ms: u64,
     /// Whether a change is flushed to disk before it is acknowledged.
     pub sync: SyncMode,
     /// The most AI searches one client may have running at once (the rest
@@ -55,6 +62,9 @@ pub struct Config {
     /// The peer is a reverse proxy: the client is the last address of
     /// `X-Forwarded-For`.
     pub trust_proxy: bool,
+    /// In an online real-time game, a player may claim the win once the
+    /// opponent has had no live socket for this long.
+    pub abandon_after: Duration,
     /// Live sockets at once on one game, and from one client.
     pub ws_per_game: usize,
     pub ws_per_client: usize,
@@ -166,12 +176,14 @@ impl Config {
             ai_movetime_ms: 1000,
             ai_workers,
             analyse_max_ms: 5000,
+            review_movetime_ms: 100,
             sync: SyncMode::Full,
             ai_jobs_per_client: (ai_workers / 2).max(1),
             ai_queue_per_client: 16,
             ai_queue: 1024,
             rates: Rates::default(),
             trust_proxy: false,
+            abandon_after: Duration::from_secs(60),
             ws_per_game: 2000,
             ws_per_client: 50,
             ws_send_timeout: Duration::from_secs(10),

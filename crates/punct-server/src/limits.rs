@@ -126,9 +126,10 @@ impl Kind {
             ("POST", ["", "api", "games", "import"]) => Some(Kind::Import),
             ("POST", ["", "api", "analyse"]) => Some(Kind::Analyse),
             ("GET", ["", "api", "games", _, "live"]) => Some(Kind::WebSocket),
-            ("POST", ["", "api", "games", _, "moves" | "resign" | "draw" | "takeback"]) => {
-                Some(Kind::Move)
-            }
+            (
+                "POST",
+                ["", "api", "games", _, "moves" | "resign" | "draw" | "takeback" | "abandon"],
+            ) => Some(Kind::Move),
             ("POST", ["", "api", "games", _, "claim" | "token"]) => Some(Kind::Seat),
             _ => None,
         }

@@ -5,7 +5,9 @@
 
 use crate::app::{App, Published, Shared, Slot};
 use crate::error::ApiError;
+use crate::games::now_ms;
 use crate::limits::{Client, ClientKey, Kind, SocketGuard};
+use crate::presence::Member;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -190,7 +192,18 @@ impl Session {
         // Subscribe before reading the state so no change falls in between.
         let mut updates = self.slot.updates.subscribe();
         let mut stopping = self.app.stopping.subscribe();
+        // Counted as a spectator until a `hello` names its seat.
+        let mut presence = self.slot.presence.subscribe();
+        let mut member = Member::join(&self.slot.presence);
         if let Err(end) = self.send_state(socket, &self.current().await).await {
+            return end;
+        }
+        // The server's time (for the clocks), and who is here.
+        if let Err(end) = self.send(socket, time_message()).await {
+            return end;
+        }
+        presence.mark_unchanged();
+        if let Err(end) = self.send_presence(socket).await {
             return end;
         }
         let mut pings =
@@ -208,11 +221,18 @@ impl Session {
                     }
                     Err(broadcast::error::RecvError::Closed) => Err(End::Gone),
                 },
+                changed = presence.changed() => match changed {
+                    Ok(()) => self.send_presence(socket).await,
+                    Err(_) => Err(End::Gone),
+                },
                 _ = pings.tick() => {
                     if heard.elapsed() > 3 * PING_EVERY {
                         Err(End::Close(close_code::AWAY, "no answer to pings"))
                     } else {
-                        self.send_message(socket, Message::Ping(Default::default())).await
+                        match self.send_message(socket, Message::Ping(Default::default())).await {
+                            Ok(()) => self.send(socket, time_message()).await,
+                            Err(end) => Err(end),
+                        }
                     }
                 }
                 incoming = socket.recv() => {
@@ -222,7 +242,7 @@ impl Session {
                             Err(End::Close(close_code::SIZE, "message over 16 KiB"))
                         }
                         Some(Ok(Message::Text(text))) => {
-                            let reply = self.request(text.as_str()).await;
+                            let reply = self.request(text.as_str(), &mut member).await;
                             self.send(socket, reply.to_string()).await
                         }
                         Some(Ok(Message::Binary(_))) => {
@@ -246,11 +266,52 @@ impl Session {
         }
     }
 
+    async fn send_presence(&self, socket: &mut WebSocket) -> Result<(), End> {
+        let text = self.slot.presence.message(now_ms());
+        self.send(socket, text).await
+    }
+
+    /// `hello`: the socket holds the seats of its token (none: a
+    /// spectator). A token that holds no seat is an error, and the socket
+    /// stays a spectator.
+    async fn hello(&self, req: &Value, member: &mut Member) -> Value {
+        let id = req["id"].clone();
+        let token = match &req["token"] {
+            Value::Null => None,
+            Value::String(t) => Some(t.as_str()),
+            _ => {
+                let e = ApiError::bad_request("bad_json", "hello's `token` must be a string");
+                return error_message(id, &e);
+            }
+        };
+        let seats = match token {
+            None | Some("") => Vec::new(),
+            Some(token) => self.slot.game.lock().await.seats(token),
+        };
+        let bad = token.is_some_and(|t| !t.is_empty()) && seats.is_empty();
+        let names: Vec<&str> = seats.iter().map(|s| s.name()).collect();
+        member.hold(seats);
+        if bad {
+            let e = ApiError::forbidden(
+                "bad_token",
+                "this token holds no seat in this game: you watch as a spectator",
+            );
+            return error_message(id, &e);
+        }
+        json!({"type": "ack", "id": id, "seats": names})
+    }
+
     /// A client's message, rate-limited like the same request over HTTP.
-    async fn request(&self, text: &str) -> Value {
+    async fn request(&self, text: &str, member: &mut Member) -> Value {
         let parsed = serde_json::from_str::<Value>(text).ok();
         let kind = parsed.as_ref().and_then(|v| v["type"].as_str());
-        if matches!(kind, Some("move" | "resign" | "draw" | "takeback")) {
+        if let (Some("hello"), Some(req)) = (kind, parsed.as_ref()) {
+            return self.hello(req, member).await;
+        }
+        if matches!(
+            kind,
+            Some("move" | "resign" | "draw" | "takeback" | "abandon")
+        ) {
             if let Err(e) = self.app.rates.check(Kind::Move, self.client) {
                 let id = parsed.as_ref().map_or(Value::Null, |v| v["id"].clone());
                 return error_message(id, &e);
@@ -264,7 +325,8 @@ impl Session {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LiveRequest {
-    /// `move`, `resign`, `draw`, `takeback` or `ping`.
+    /// `move`, `resign`, `draw`, `takeback`, `abandon` or `ping` (`hello` is
+    /// the session's own).
     #[serde(rename = "type")]
     kind: String,
     /// Echoed in the answer, to pair answers with requests.
@@ -314,15 +376,22 @@ pub(crate) async fn live_request(
             app.change_by(client, game_id, |g| g.takeback(&token, &action))
                 .await
         }
+        "abandon" => app.abandon(client, game_id, &token).await,
         other => Err(ApiError::bad_request(
             "bad_message",
-            format!("`{other}` is not a message type: use move, resign, draw, takeback or ping"),
+            format!("{other:?} is not a message type: use move, resign, draw, takeback, abandon, hello or ping"),
         )),
     };
     match outcome {
         Ok(changed) => json!({"type": "ack", "id": req.id, "version": changed.version}),
         Err(e) => error_message(req.id.unwrap_or(Value::Null), &e),
     }
+}
+
+/// `{"type":"time","now":<ms since 1970>}`: the server's time, against
+/// which a client reads the running clock (`x_ms - (now - since)`).
+fn time_message() -> String {
+    format!(r#"{{"type":"time","now":{}}}"#, now_ms())
 }
 
 /// An `error` message answering request `id`; a refusal over a limit says

@@ -2,10 +2,10 @@
 
 use crate::app::{new_token, App, Shared};
 use crate::error::ApiError;
-use crate::games::{now_ms, recorded_result, side_from_name, LiveGame, Mode};
+use crate::games::{now_ms, parse_name, recorded_result, side_from_name, LiveGame, Mode};
 use crate::limits::{Client, ClientKey};
 use crate::store::GameRow;
-use crate::{ai, live, web};
+use crate::{analysis, live, web};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{header, StatusCode};
@@ -37,8 +37,15 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record", get(get_record))
         .route("/api/games/{id}/claim", post(post_claim))
         .route("/api/games/{id}/token", post(post_token))
+        .route("/api/games/{id}/name", post(post_name))
+        .route("/api/games/{id}/rematch", post(post_rematch))
+        .route(
+            "/api/games/{id}/abandon",
+            post(crate::presence::post_abandon),
+        )
         .route("/api/games/{id}/live", get(live::live))
-        .route("/api/analyse", post(ai::analyse))
+        .route("/api/analyse", post(analysis::analyse))
+        .route("/api/games/{id}/analyse", post(analysis::analyse_game))
         .route("/api/board", get(board))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -155,6 +162,12 @@ pub(crate) struct NewGame {
     /// The AI's level (1–4), with mode `ai`.
     #[serde(default)]
     level: Option<u32>,
+    /// The creator's display name (their seat's).
+    #[serde(default)]
+    name: Option<String>,
+    /// The time control (clock.rs; absent: untimed).
+    #[serde(default)]
+    clock: Option<Value>,
     /// The creator's colour: `white`, `black` or `random` (mode `ai`:
     /// the person's colour; `online`: the creator's seat).
     #[serde(default)]
@@ -167,7 +180,7 @@ pub(crate) fn parse_variant(v: Option<&str>) -> Result<Variant, ApiError> {
         "basic" => Ok(Variant::Basic),
         other => Err(ApiError::bad_request(
             "bad_variant",
-            format!("`{other}` is not a variant: use standard or basic"),
+            format!("{other:?} is not a variant: use standard or basic"),
         )),
     }
 }
@@ -183,7 +196,7 @@ impl App {
             s => side_from_name(s).ok_or_else(|| {
                 ApiError::bad_request(
                     "bad_side",
-                    format!("`{s}` is not a colour: use white, black or random"),
+                    format!("{s:?} is not a colour: use white, black or random"),
                 )
             }),
         }
@@ -251,6 +264,7 @@ impl App {
             invite,
             imported: false,
             tags: None,
+            ..GameRow::default()
         }
     }
 
@@ -324,7 +338,7 @@ fn parse_mode(mode: &str, level: Option<u32>, creator: Side) -> Result<Mode, Api
         other => {
             return Err(ApiError::bad_request(
                 "bad_mode",
-                format!("`{other}` is not a mode: use ai, hotseat or online"),
+                format!("{other:?} is not a mode: use ai, hotseat or online"),
             ))
         }
     };
@@ -337,6 +351,18 @@ fn parse_mode(mode: &str, level: Option<u32>, creator: Side) -> Result<Mode, Api
     Ok(mode)
 }
 
+/// The creator's name goes on their seat (at one screen on neither: two
+/// people share it).
+fn set_creator_name(row: &mut GameRow, mode: Mode, creator: Side, name: Option<String>) {
+    if mode == Mode::Hotseat {
+        return;
+    }
+    match creator {
+        Side::White => row.white_name = name,
+        Side::Black => row.black_name = name,
+    }
+}
+
 pub(crate) async fn create_game(
     State(app): Shared,
     Client(client): Client,
@@ -345,9 +371,13 @@ pub(crate) async fn create_game(
     let variant = parse_variant(req.variant.as_deref())?;
     let creator = app.pick_side(req.side.as_deref())?;
     let mode = parse_mode(&req.mode, req.level, creator)?;
+    let name = parse_name(req.name.as_deref())?;
+    let clock = crate::clock::TimeControl::from_request(req.clock.as_ref())?;
     let start = Position::new(variant);
-    let row = app.new_row(variant, mode, &start, creator);
-    let game = LiveGame::new(row, start).map_err(ApiError::internal)?;
+    let mut row = app.new_row(variant, mode, &start, creator);
+    set_creator_name(&mut row, mode, creator, name);
+    let mut game = LiveGame::new(row, start).map_err(ApiError::internal)?;
+    game.set_time_control(clock);
     app.open_game(game, creator, client).await
 }
 
@@ -363,6 +393,11 @@ pub(crate) struct Import {
     level: Option<u32>,
     #[serde(default)]
     side: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    /// The time control from here on (absent: untimed).
+    #[serde(default)]
+    clock: Option<Value>,
 }
 
 pub(crate) async fn import_game(
@@ -379,11 +414,14 @@ pub(crate) async fn import_game(
     let variant = start.variant();
     let creator = app.pick_side(req.side.as_deref())?;
     let mode = parse_mode(req.mode.as_deref().unwrap_or("hotseat"), req.level, creator)?;
+    let name = parse_name(req.name.as_deref())?;
+    let clock = crate::clock::TimeControl::from_request(req.clock.as_ref())?;
     // Only a result the moves show, or a resignation or agreement the
     // record states as such, is taken over.
     let result = recorded_result(&record, &replayed)
         .map_err(|e| ApiError::unprocessable("bad_record", format!("the record: {e}")))?;
     let mut row = app.new_row(variant, mode, &start, creator);
+    set_creator_name(&mut row, mode, creator, name);
     row.moves = record
         .moves
         .iter()
@@ -406,6 +444,7 @@ pub(crate) async fn import_game(
         "ongoing".to_string()
     };
     game.row.plies = game.game.len() as i64;
+    game.set_time_control(clock);
     app.open_game(game, creator, client).await
 }
 
@@ -414,7 +453,14 @@ pub(crate) async fn import_game(
 pub(crate) struct ListQuery {
     status: Option<String>,
     limit: Option<u32>,
+    /// Comma-separated game ids: only those games ("my games").
+    ids: Option<String>,
+    /// `true`: ongoing games between people, to watch.
+    watch: Option<bool>,
 }
+
+/// Games begun but left without a move are not listed after this long.
+const EMPTY_GAME_LISTED_MS: i64 = 10 * 60 * 1000;
 
 pub(crate) async fn list_games(
     State(app): Shared,
@@ -424,15 +470,46 @@ pub(crate) async fn list_games(
         if s != "ongoing" && s != "over" {
             return Err(ApiError::bad_request(
                 "bad_status",
-                format!("`{s}` is not a status: use ongoing or over"),
+                format!("{s:?} is not a status: use ongoing or over"),
             ));
         }
     }
-    let limit = q.limit.unwrap_or(50).clamp(1, 500);
-    let rows = app
-        .store
-        .recent(q.status.as_deref(), limit)
-        .map_err(ApiError::internal)?;
+    let ids = match q.ids.as_deref() {
+        None => None,
+        Some(list) => {
+            let ids: Vec<String> = list
+                .split(',')
+                .map(str::trim)
+                .filter(|id| !id.is_empty())
+                .map(str::to_string)
+                .collect();
+            if ids.len() > 200 {
+                return Err(ApiError::bad_request(
+                    "bad_ids",
+                    format!("ids lists {} games: at most 200", ids.len()),
+                ));
+            }
+            if let Some(bad) = ids
+                .iter()
+                .find(|id| id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()))
+            {
+                return Err(ApiError::bad_request(
+                    "bad_ids",
+                    format!("{bad:?} in ids is not a game id (letters and digits)"),
+                ));
+            }
+            Some(ids)
+        }
+    };
+    let filter = crate::store::ListFilter {
+        status: q.status.clone(),
+        limit: q.limit.unwrap_or(50).clamp(1, 500),
+        watch: q.watch.unwrap_or(false),
+        // A browser's own games are listed even when empty.
+        empty_before: ids.is_none().then(|| now_ms() - EMPTY_GAME_LISTED_MS),
+        ids,
+    };
+    let rows = app.store.list(&filter).map_err(ApiError::internal)?;
     let games: Vec<Value> = rows.iter().map(LiveGame::summary).collect();
     Ok(axum::Json(json!({ "games": games })).into_response())
 }
@@ -631,6 +708,9 @@ fn seat_link(id: &str, token: &str) -> String {
 #[serde(deny_unknown_fields)]
 pub(crate) struct Claim {
     invite: String,
+    /// The joining player's display name.
+    #[serde(default)]
+    name: Option<String>,
 }
 
 /// Takes the online seat still waiting for its player, with the invite
@@ -641,10 +721,11 @@ pub(crate) async fn post_claim(
     Body(req): Body<Claim>,
 ) -> Result<Response, ApiError> {
     let token = new_token(&app, 24);
+    let name = parse_name(req.name.as_deref())?;
     let mut side = None;
     let changed = app
         .change(&id, |g| {
-            side = Some(g.claim(&req.invite, token.clone())?);
+            side = Some(g.claim(&req.invite, token.clone(), name)?);
             Ok(())
         })
         .await?;
@@ -681,4 +762,71 @@ pub(crate) async fn post_token(
         "seats": seats,
     }))
     .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NameRequest {
+    token: String,
+    /// Empty or absent: no name.
+    #[serde(default)]
+    name: Option<String>,
+    /// At one screen, which seat to name (default both).
+    #[serde(default)]
+    side: Option<String>,
+}
+
+/// Sets the display name of the seat a token holds.
+pub(crate) async fn post_name(
+    State(app): Shared,
+    Client(client): Client,
+    Path(id): Path<String>,
+    Body(req): Body<NameRequest>,
+) -> Result<Response, ApiError> {
+    let name = parse_name(req.name.as_deref())?;
+    let side = match req.side.as_deref() {
+        None => None,
+        Some(s) => Some(side_from_name(s).ok_or_else(|| {
+            ApiError::bad_request(
+                "bad_side",
+                format!("{s:?} is not a side: use white or black"),
+            )
+        })?),
+    };
+    let state = app
+        .change_by(client, &id, |g| g.set_name(&req.token, side, name))
+        .await?;
+    Ok(json_text(StatusCode::OK, state.state.to_string()))
+}
+
+/// Offers, accepts or declines a rematch after the game (docs/API.md):
+/// when it starts, the new game is stored and this game's state names it
+/// in `rematch`.
+pub(crate) async fn post_rematch(
+    State(app): Shared,
+    Client(client): Client,
+    Path(id): Path<String>,
+    Body(req): Body<ActionRequest>,
+) -> Result<Response, ApiError> {
+    let new_id = new_token(&app, 10);
+    let mut new_row = None;
+    let changed = app
+        .change_by(client, &id, |g| {
+            new_row = g.rematch(&req.token, &req.action, &new_id)?;
+            Ok(())
+        })
+        .await?;
+    if let Some(row) = new_row {
+        if let Err(e) = app.add_rematch(row, client).await {
+            // The new game is not there: the old one must not point to it.
+            let _ = app
+                .change(&id, |g| {
+                    g.forget_rematch(&new_id);
+                    Ok(())
+                })
+                .await;
+            return Err(e);
+        }
+    }
+    Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }

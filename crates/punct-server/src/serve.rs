@@ -27,6 +27,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         shutdown_grace: config.shutdown_grace,
         trust_proxy: config.trust_proxy,
     };
+    let (reviews, review_queue) = tokio::sync::mpsc::channel(crate::review::QUEUE);
     let app = Arc::new(App {
         ai: crate::ai::Scheduler::new(&config),
         config,
@@ -37,9 +38,13 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         rates: rates.clone(),
         sockets: Arc::new(SocketCounts::default()),
         hosts: hosts.clone(),
+        reviews,
     });
     crate::ai::resume_ai_games(&app).await;
     tokio::spawn(crate::app::housekeeping(app.clone()));
+    // Running clocks in the database: their flags fall on time.
+    tokio::spawn(crate::clock::keep_clocks(app.clone()));
+    tokio::spawn(crate::review::review_worker(app.clone(), review_queue));
     let stopping = app.stopping.clone();
     // Outermost first: the host check and headers, then the rate limits.
     let router = routes::router(app.clone())

@@ -206,6 +206,15 @@ impl LiveGame {
             // to retry a move it could not save).
             "ai_thinking": self.ai_to_move() && self.ai_queued,
             "notice": self.notice,
+            "clock": self.clock_json(),
+            "players": {
+                "white": self.player_json(Side::White),
+                "black": self.player_json(Side::Black),
+            },
+            "assisted": self.row.assisted,
+            "rematch_offer": self.row.rematch_offer,
+            "rematch": self.row.rematch,
+            "review": self.review_json(),
         });
         let Value::Object(fields) = fields else {
             unreachable!("json! of an object literal is an object")
@@ -240,6 +249,34 @@ impl LiveGame {
         Some(state)
     }
 
+    /// The post-game analysis (review.rs): null while the game goes on
+    /// or when it has no moves, `{"status": "pending"}` until it is done.
+    fn review_json(&self) -> Value {
+        if !self.is_over() || self.game.is_empty() {
+            return Value::Null;
+        }
+        match self
+            .row
+            .review
+            .as_deref()
+            .and_then(|r| serde_json::from_str::<Value>(r).ok())
+        {
+            Some(Value::Object(mut review)) => {
+                review.insert("status".into(), json!("done"));
+                Value::Object(review)
+            }
+            _ => json!({"status": "pending"}),
+        }
+    }
+
+    /// Who plays `side`: a name (or null) and whether it is the AI.
+    fn player_json(&self, side: Side) -> Value {
+        json!({
+            "name": self.player_name(side),
+            "ai": self.ai_side() == Some(side),
+        })
+    }
+
     /// The result with its reason, or null while the game goes on.
     fn result_json(&self) -> Value {
         if !self.is_over() {
@@ -262,6 +299,8 @@ impl LiveGame {
                 format!("{side} resigns")
             } else if reason == "agreement" {
                 "drawn by agreement".to_string()
+            } else if let Some(text) = crate::clock::result_text(&reason) {
+                text
             } else {
                 format!("result {} as recorded", outcome.token())
             };
@@ -312,7 +351,28 @@ impl LiveGame {
 
     /// A line for game lists.
     pub fn summary(row: &GameRow) -> Value {
+        let ongoing = row.status == "ongoing";
+        let player = |side: &str, name: &Option<String>| {
+            let ai = row.mode == "ai" && row.ai_side.as_deref() == Some(side);
+            json!({
+                "name": if ai {
+                    row.ai_level.map(|l| format!("PÜNCT AI level {l}"))
+                } else {
+                    name.clone()
+                },
+                "ai": ai,
+            })
+        };
+        // Whoever moved first, plus the plies played since.
+        let first_white = row.start.split(':').nth(1) != Some("b");
+        let white_to_move = first_white == (row.plies % 2 == 0);
         json!({
+            "players": {
+                "white": player("white", &row.white_name),
+                "black": player("black", &row.black_name),
+            },
+            "to_move": if ongoing { json!(if white_to_move { "white" } else { "black" }) } else { Value::Null },
+            "invite_open": row.mode == "online" && row.invite.is_some(),
             "id": row.id,
             "variant": row.variant,
             "mode": row.mode,
@@ -322,6 +382,7 @@ impl LiveGame {
             "result": if row.status == "ongoing" { Value::Null } else { json!(row.status) },
             "created": row.created,
             "updated": row.updated,
+            "clock": crate::clock::summary_json(row),
         })
     }
 }

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use tokio::sync::oneshot;
 
 /// A game as stored: everything needed to rebuild it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRow {
     pub id: String,
     pub variant: String,
@@ -52,6 +52,25 @@ pub struct GameRow {
     pub imported: bool,
     /// An imported record's own tags, as a JSON array of `[name, value]`.
     pub tags: Option<String>,
+    /// The players' display names (`None`: not given).
+    pub white_name: Option<String>,
+    pub black_name: Option<String>,
+    /// The time control as JSON (`clock.rs`), `None` for untimed games.
+    pub clock: Option<String>,
+    /// Each side's time left when its current or last turn began (ms).
+    pub white_ms: Option<i64>,
+    pub black_ms: Option<i64>,
+    /// When the side to move's clock started running (ms since 1970);
+    /// `None` while no clock runs.
+    pub clock_since: Option<i64>,
+    /// The engine helped a player during the game (hints against the AI).
+    pub assisted: bool,
+    /// The side offering a rematch after the game, if any.
+    pub rematch_offer: Option<String>,
+    /// The id of the rematch game this game led to.
+    pub rematch: Option<String>,
+    /// The post-game analysis as JSON (`review.rs`).
+    pub review: Option<String>,
 }
 
 /// One version of the schema: the columns it adds to `games` (version 1:
@@ -104,6 +123,21 @@ const VERSIONS: &[SchemaVersion] = &[
         added: &["invite", "imported", "tags"],
         upgrade: include_str!("schema/2.sql"),
     },
+    SchemaVersion {
+        added: &[
+            "white_name",
+            "black_name",
+            "clock",
+            "white_ms",
+            "black_ms",
+            "clock_since",
+            "assisted",
+            "rematch_offer",
+            "rematch",
+            "review",
+        ],
+        upgrade: include_str!("schema/3.sql"),
+    },
 ];
 
 /// The schema version this punct writes.
@@ -111,7 +145,8 @@ pub const SCHEMA_VERSION: u32 = VERSIONS.len() as u32;
 
 const COLUMNS: &str = "id, variant, mode, ai_level, ai_side, white_token, black_token, start, \
                        moves, result, reason, draw_offer, takeback, created, updated, version, \
-                       status, plies, invite, imported, tags";
+                       status, plies, invite, imported, tags, white_name, black_name, clock, \
+                       white_ms, black_ms, clock_since, assisted, rematch_offer, rematch, review";
 
 fn row_to_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -136,6 +171,16 @@ fn row_to_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         invite: r.get(18)?,
         imported: r.get(19)?,
         tags: r.get(20)?,
+        white_name: r.get(21)?,
+        black_name: r.get(22)?,
+        clock: r.get(23)?,
+        white_ms: r.get(24)?,
+        black_ms: r.get(25)?,
+        clock_since: r.get(26)?,
+        assisted: r.get(27)?,
+        rematch_offer: r.get(28)?,
+        rematch: r.get(29)?,
+        review: r.get(30)?,
     })
 }
 
@@ -459,7 +504,98 @@ impl Store {
     }
 }
 
-fn row_params(g: &GameRow) -> [&dyn rusqlite::ToSql; 21] {
+/// Which games a list shows (`GET /api/games`).
+#[derive(Debug, Default)]
+pub struct ListFilter {
+    /// `ongoing` or `over`.
+    pub status: Option<String>,
+    /// Only these games (a browser's own), in any order.
+    pub ids: Option<Vec<String>>,
+    /// Only online games between people that are being played: both
+    /// seats taken and at least one move made.
+    pub watch: bool,
+    /// Leave out games without a move last changed before this time (ms):
+    /// games begun and left.
+    pub empty_before: Option<i64>,
+    pub limit: u32,
+}
+
+impl Store {
+    /// The games `filter` picks, most recently changed first.
+    pub fn list(&self, filter: &ListFilter) -> Result<Vec<GameRow>, String> {
+        let conn = self
+            .reader
+            .lock()
+            .map_err(|_| "database reader unavailable")?;
+        let mut clauses: Vec<String> = Vec::new();
+        let mut values: Vec<rusqlite::types::Value> = Vec::new();
+        match filter.status.as_deref() {
+            Some("ongoing") => clauses.push("status = 'ongoing'".into()),
+            Some(_) => clauses.push("status <> 'ongoing'".into()),
+            None => {}
+        }
+        if filter.watch {
+            clauses.push(
+                "status = 'ongoing' AND mode = 'online' AND invite IS NULL AND plies > 0".into(),
+            );
+        }
+        if let Some(before) = filter.empty_before {
+            values.push(before.into());
+            clauses.push(format!("(plies > 0 OR updated >= ?{})", values.len()));
+        }
+        if let Some(ids) = &filter.ids {
+            let start = values.len();
+            values.extend(ids.iter().map(|id| id.clone().into()));
+            let places: Vec<String> = (start + 1..=values.len())
+                .map(|i| format!("?{i}"))
+                .collect();
+            clauses.push(format!("id IN ({})", places.join(", ")));
+        }
+        values.push(i64::from(filter.limit).into());
+        let limit = values.len();
+        let filter = if clauses.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", clauses.join(" AND "))
+        };
+        let mut stmt = conn
+            .prepare(&format!(
+                "SELECT {COLUMNS} FROM games {filter} ORDER BY updated DESC, id LIMIT ?{limit}"
+            ))
+            .map_err(|e| format!("database: {e}"))?;
+        let rows = stmt
+            .query_map(rusqlite::params_from_iter(values), row_to_game)
+            .map_err(|e| format!("database: {e}"))?;
+        rows.collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("database: {e}"))
+    }
+}
+
+impl Store {
+    /// The ongoing games whose running clock may run out by `by` (ms since
+    /// 1970): the clock started at `clock_since`, and the side to move has
+    /// at least the smaller of the two times left, so this finds every
+    /// such game (and perhaps a few more).
+    pub fn clocks_due(&self, by: i64) -> Result<Vec<String>, String> {
+        let conn = self
+            .reader
+            .lock()
+            .map_err(|_| "database reader unavailable")?;
+        let mut stmt = conn
+            .prepare(
+                "SELECT id FROM games WHERE status = 'ongoing' AND clock_since IS NOT NULL \
+                 AND clock_since + min(coalesce(white_ms, 0), coalesce(black_ms, 0)) <= ?1",
+            )
+            .map_err(|e| format!("database: {e}"))?;
+        let rows = stmt
+            .query_map(params![by], |r| r.get(0))
+            .map_err(|e| format!("database: {e}"))?;
+        rows.collect::<Result<Vec<String>, _>>()
+            .map_err(|e| format!("database: {e}"))
+    }
+}
+
+fn row_params(g: &GameRow) -> [&dyn rusqlite::ToSql; 31] {
     [
         &g.id,
         &g.variant,
@@ -482,11 +618,21 @@ fn row_params(g: &GameRow) -> [&dyn rusqlite::ToSql; 21] {
         &g.invite,
         &g.imported,
         &g.tags,
+        &g.white_name,
+        &g.black_name,
+        &g.clock,
+        &g.white_ms,
+        &g.black_ms,
+        &g.clock_since,
+        &g.assisted,
+        &g.rematch_offer,
+        &g.rematch,
+        &g.review,
     ]
 }
 
-const PLACES: &str =
-    "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21";
+const PLACES: &str = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
+                      ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31";
 
 /// Runs one write inside the batch's transaction. A failed statement
 /// leaves the transaction usable (SQLite rolls back that statement only),
@@ -518,9 +664,11 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), SaveError> {
                 .skip(1)
                 .map(|(i, c)| format!("{c} = ?{}", i + 1))
                 .collect();
+            // The expected version follows the row's own parameters.
+            let version_place = set.len() + 2;
             let mut stmt = conn
                 .prepare_cached(&format!(
-                    "UPDATE games SET {} WHERE id = ?1 AND version = ?22",
+                    "UPDATE games SET {} WHERE id = ?1 AND version = ?{version_place}",
                     set.join(", ")
                 ))
                 .map_err(failed)?;
@@ -679,6 +827,7 @@ mod tests {
             invite: Some("code".into()),
             imported: false,
             tags: None,
+            ..GameRow::default()
         }
     }
 
@@ -725,7 +874,7 @@ mod tests {
     fn columns_are_the_current_versions() {
         let names: Vec<&str> = COLUMNS.split(", ").collect();
         assert_eq!(names, columns_at(SCHEMA_VERSION));
-        assert_eq!(SCHEMA_VERSION, 2);
+        assert_eq!(SCHEMA_VERSION, 3);
     }
 
     #[test]
@@ -733,7 +882,7 @@ mod tests {
         let dir = TempDir::new();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 2);
+        assert_eq!(user_version(&dir.db()), 3);
         let journal: String = Connection::open(dir.db())
             .unwrap()
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -743,7 +892,7 @@ mod tests {
         // Opening it again changes nothing.
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 2);
+        assert_eq!(user_version(&dir.db()), 3);
     }
 
     #[test]
@@ -802,7 +951,8 @@ mod tests {
         let mut conn = Connection::open(dir.db()).unwrap();
         conn.execute_batch(&format!(
             "INSERT INTO games ({COLUMNS}) VALUES ('old', 'standard', 'online', NULL, NULL, \
-             NULL, NULL, 's', '', NULL, NULL, NULL, NULL, 1, 1, 4, 'ongoing', 0, NULL, 0, NULL)"
+             NULL, NULL, 's', '', NULL, NULL, NULL, NULL, 1, 1, 4, 'ongoing', 0, NULL, 0, NULL, \
+             NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL)"
         ))
         .unwrap();
         let dup = GameRow {
@@ -929,7 +1079,7 @@ mod tests {
         assert_eq!(user_version(&dir.db()), 0);
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(1));
-        assert_eq!(user_version(&dir.db()), 2);
+        assert_eq!(user_version(&dir.db()), 3);
         let game = store.load("old1").unwrap().expect("the old game");
         assert_eq!(
             game,
@@ -955,6 +1105,7 @@ mod tests {
                 invite: None,
                 imported: false,
                 tags: None,
+                ..GameRow::default()
             }
         );
         // The migrated table is the table a new database gets.
@@ -972,13 +1123,13 @@ mod tests {
     #[test]
     fn a_database_of_a_newer_punct_is_refused_untouched() {
         let dir = TempDir::new();
-        make_db(&dir.db(), &format!("{} PRAGMA user_version = 3;", schema()));
+        make_db(&dir.db(), &format!("{} PRAGMA user_version = 4;", schema()));
         let before = std::fs::read(dir.db()).unwrap();
         assert_eq!(
             open_err(&dir),
             format!(
-                "database {} was written by a newer punct (schema version 3; this punct knows \
-                 versions up to 2): upgrade punct, or start with another --data-dir",
+                "database {} was written by a newer punct (schema version 4; this punct knows \
+                 versions up to 3): upgrade punct, or start with another --data-dir",
                 dir.db().display()
             )
         );

@@ -51,6 +51,86 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../web/start.js"),
     ),
     (
+        "lists.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/lists.js"),
+    ),
+    (
+        "endgame.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/endgame.js"),
+    ),
+    (
+        "clock.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/clock.js"),
+    ),
+    (
+        "players.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/players.js"),
+    ),
+    (
+        "layout.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/layout.js"),
+    ),
+    (
+        "playerbar.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/playerbar.js"),
+    ),
+    (
+        "stack.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/stack.js"),
+    ),
+    (
+        "key.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/key.js"),
+    ),
+    (
+        "sound.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/sound.js"),
+    ),
+    (
+        "toast.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/toast.js"),
+    ),
+    (
+        "central.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/central.js"),
+    ),
+    (
+        "touch.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/touch.js"),
+    ),
+    (
+        "anim.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/anim.js"),
+    ),
+    (
+        "notify.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/notify.js"),
+    ),
+    (
+        "moves.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/moves.js"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_bytes!("../web/favicon.svg"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_bytes!("../web/style.css"),

@@ -999,7 +999,7 @@ fn a_whole_game_against_the_ai_ends_with_a_result() {
         "{score} vs {record}"
     );
     assert!(record.trim_end().ends_with(score), "{record}");
-    assert!(record.contains("[Black \"punct level 2\"]"), "{record}");
+    assert!(record.contains("[Black \"PÜNCT AI level 2\"]"), "{record}");
     assert_error(&server.play(&g.id, token, "pass"), 409, "game_over");
 
     let (_, over) = server.get("/api/games?status=over");

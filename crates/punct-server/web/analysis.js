@@ -1,125 +1,149 @@
-// Engine analysis: the best move and evaluation of the shown position, and
-// a graph of the evaluation over the game's plies (each ply's position
-// analysed in turn with a short think, stoppable at any time).
+// Engine analysis of the shown position (best move, evaluation) and the
+// post-game analysis: the evaluation after every ply, computed by the
+// server in the background once the game has ended, drawn as a graph with
+// the mistakes marked. Fair play: in a game between people nothing is
+// asked while it is being played (the server refuses it too), and against
+// the AI a hint on the live position marks the game "assisted".
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { svg } from "./board.js";
 
-const MAX = 1000; // the graph's range in centipawn-like units (±10 cells of lead)
-const GRAPH_W = 300;
-const GRAPH_H = 100;
+const W = 320; // the graph's drawing box
+const H = 130;
+const LEFT = 34; // room for the axis labels
+const BOTTOM = 18;
 
-/** A score for the side to move → White's view, as a number for the graph. */
-function whiteValue(score, stm) {
-  let v;
-  if ("cp" in score) v = Math.max(-MAX, Math.min(MAX, score.cp));
-  else if ("win" in score) v = MAX;
-  else v = -MAX;
-  return stm === "w" ? v : -v;
-}
+/** A value (hundredths of a cell, White's view) → −1…1, so a forced result does not flatten the rest. */
+const squash = (v) => Math.tanh(v / 400);
 
-/** A score in words, from White's point of view. */
+/** A score for the side to move in words, from White's point of view. */
 function describe(score, stm) {
   const forced = "win" in score ? (stm === "w" ? "White" : "Black") : "loss" in score ? (stm === "w" ? "Black" : "White") : null;
-  if (forced) return `${forced} wins by force (in ${score.win ?? score.loss} plies)`;
+  if (forced) return `${forced} wins by force (within ${score.win ?? score.loss} plies).`;
   const v = (stm === "w" ? score.cp : -score.cp) / 100;
-  return `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(2)} for White (about ${Math.abs(v).toFixed(1)} cells ${v >= 0 ? "ahead" : "behind"} in the connection race)`;
+  if (Math.abs(v) < 0.25) return "About even in the connection race.";
+  return `${v > 0 ? "White" : "Black"} is about ${Math.abs(v).toFixed(1)} cells ahead in the connection race.`;
 }
 
 const sideToMove = (position) => position.split(":")[1];
 
+/** Move number text of ply `n` (1-based) in a game whose first mover is `blackFirst`. */
+function moveNumber(n, blackFirst) {
+  const i = n - 1 + (blackFirst ? 1 : 0);
+  return `${Math.floor(i / 2) + 1}${i % 2 === 0 ? "." : "…"}`;
+}
+
 export class Analysis {
-  /** onChange(): the best move changed (redraw the board); onPly(n): replay ply n; onError(e) */
-  constructor({ onChange, onPly, onError }) {
+  /** onChange(): the best move changed (redraw the board); onPly(n): show ply n; onError(e) */
+  constructor(id, { onChange, onPly, onError }) {
+    this.id = id;
     this.onChange = onChange;
     this.onPly = onPly;
     this.onError = onError;
     this.on = false;
-    this.result = null; // the last answer for `position`
-    this.position = null;
-    this.values = new Map(); // moves-prefix key → White's value (or null: no value)
-    this.loopGen = 0;
-    this.looping = false;
+    this.result = null; // the last answer, for `asked`
+    this.asked = null; // "ply:position" asked for
 
     this.toggle = h("button", {
-      class: "toggle", "data-testid": "analyse", "aria-pressed": "false",
+      class: "toggle", type: "button", "data-testid": "analyse", "aria-pressed": "false",
       onclick: () => this.setOn(!this.on),
-    }, "Analyse");
+    }, "Show the engine's move");
     this.box = h("div", { class: "analysis", "data-testid": "analysis", "aria-live": "polite" });
     this.graph = svg("svg", {
-      class: "eval-graph", "data-testid": "eval-graph", viewBox: `0 0 ${GRAPH_W} ${GRAPH_H}`,
-      preserveAspectRatio: "none", role: "img", "aria-label": "evaluation over the game, White's view",
+      class: "eval-graph", "data-testid": "eval-graph", viewBox: `0 0 ${W} ${H}`,
+      role: "img", "aria-label": "evaluation after each move: White ahead up, Black ahead down",
     });
     this.graph.addEventListener("click", (e) => {
       const r = this.graph.getBoundingClientRect();
       const n = this.live ? this.live.ply : 0;
-      if (r.width > 0) this.onPly(Math.round(((e.clientX - r.left) / r.width) * n));
+      if (r.width <= 0 || !n) return;
+      const x = ((e.clientX - r.left) / r.width) * W;
+      this.onPly(Math.max(0, Math.min(n, Math.round(((x - LEFT) / (W - LEFT - 4)) * n))));
     });
-    this.caption = h("div", { class: "graph-caption" });
-    this.el = h("section", { class: "panel analysis-panel" },
+    this.caption = h("div", { class: "graph-caption", "data-testid": "review-status" });
+    this.mistakes = h("ul", { class: "mistakes", "data-testid": "mistakes" });
+    this.reviewBox = h("div", { class: "review" }, this.graph, this.caption, this.mistakes);
+    this.el = h("section", { class: "panel analysis-panel", "data-testid": "analysis-panel" },
       h("div", { class: "row" }, h("h2", {}, "Analysis"), this.toggle),
-      this.box, this.graph, this.caption);
+      this.box, this.reviewBox);
+  }
+
+  /** Whether the engine may be asked about this game now (fair play). */
+  allowed() {
+    const s = this.live;
+    return !!s && !(s.mode === "online" && s.status === "ongoing");
   }
 
   setOn(on) {
-    this.on = on;
-    this.toggle.setAttribute("aria-pressed", String(on));
-    this.toggle.classList.toggle("active", on);
-    if (!on) {
+    this.on = on && this.allowed();
+    this.toggle.setAttribute("aria-pressed", String(this.on));
+    this.toggle.classList.toggle("active", this.on);
+    if (!this.on) {
       this.abort?.abort();
-      this.position = null;
+      this.asked = null;
       this.result = null;
       this.onChange();
     }
-    this.update(this.live, this.view, this.replaying);
+    this.update(this.live, this.view);
   }
 
-  /** Called on every render with the live state, the shown state and whether replaying. */
-  update(live, view, replaying) {
+  /** Called on every render with the live state and the shown state. */
+  update(live, view) {
     if (!live || !view) return;
     this.live = live;
     this.view = view;
-    this.replaying = replaying;
-    if (this.on) this.analyseShown();
-    else this.box.textContent = "Turn on analysis to see the engine's best move and evaluation.";
-    // The graph fills in while analysing or replaying; otherwise it stops.
-    if (this.on || replaying) this.startLoop();
-    else this.stopLoop();
-    this.drawGraph();
+    const allowed = this.allowed();
+    this.toggle.disabled = !allowed;
+    if (!allowed) {
+      if (this.on) this.setOn(false);
+      this.box.textContent = "Analysis and hints are off while two people play (fair play). They open when the game ends.";
+    } else if (this.on) {
+      this.analyseShown();
+    } else {
+      const assisted = live.mode === "ai" && live.status === "ongoing";
+      this.box.textContent = assisted
+        ? "The engine can show its best move. Using it on the current position marks this game as assisted in its record."
+        : "Turn this on to see the engine's best move and evaluation of the position shown.";
+    }
+    this.drawReview();
   }
 
   analyseShown() {
     const { view } = this;
-    if (view.position === this.position) return;
-    this.position = view.position;
+    const key = `${view.ply}:${view.position}`;
+    if (key === this.asked) return;
+    this.asked = key;
     this.result = null;
     this.abort?.abort();
     const ctl = new AbortController();
     this.abort = ctl;
+    if (view.status === "over" && view.ply === this.live.ply) {
+      this.box.textContent = "The game is over in this position: nothing to analyse.";
+      this.onChange();
+      return;
+    }
     this.box.textContent = "The engine is thinking…";
     this.onChange();
-    // Wait a moment: stepping through a replay should not queue an analysis per ply.
+    // Wait a moment: stepping through a replay should not ask for every ply.
     clearTimeout(this.pause);
-    this.pause = setTimeout(() => this.ask(view.position, ctl), 250);
+    this.pause = setTimeout(() => this.ask(view, ctl), 250);
   }
 
-  ask(position, ctl) {
+  ask(view, ctl) {
     if (ctl.signal.aborted) return;
-    api.analyse({ position, movetime: 500 }, ctl.signal).then((r) => {
+    api.analyseGame(this.id, { ply: view.ply, movetime: 500 }, ctl.signal).then((r) => {
       if (ctl.signal.aborted) return;
       this.result = r;
       this.renderResult();
       this.onChange();
     }, (e) => {
       if (ctl.signal.aborted || e.name === "AbortError") return;
-      if (e.code === "game_over") {
-        this.box.textContent = "The game is over in this position: nothing to analyse.";
-        return;
-      }
-      this.box.textContent = `No analysis: ${e.message}`;
-      this.position = null; // try again on the next change
-      this.onError(e);
+      this.box.textContent = e.code === "game_over"
+        ? "The game is over in this position: nothing to analyse."
+        : `No analysis: ${e.message}`;
+      this.asked = null; // try again on the next change
+      if (e.code !== "game_over") this.onError(e);
     });
   }
 
@@ -129,8 +153,8 @@ export class Analysis {
     this.box.replaceChildren(
       h("div", {}, "Best move: ", h("strong", { class: "best-move" }, r.best)),
       h("div", {}, describe(r.score, stm)),
-      h("div", { class: "small" }, `depth ${r.depth}, ${r.nodes} positions, ${r.time_ms} ms`),
-      r.pv.length > 1 ? h("div", { class: "small" }, `line: ${r.pv.join(" ")}`) : null,
+      r.pv.length > 1 ? h("div", { class: "small" }, `Line: ${r.pv.join(" ")}`) : null,
+      h("div", { class: "small" }, `Depth ${r.depth}, ${r.nodes} positions, ${r.time_ms} ms.`),
     );
   }
 
@@ -139,93 +163,78 @@ export class Analysis {
     return this.on && this.result && this.result.position === position ? this.result.best : null;
   }
 
-  key(n) {
-    return this.live.moves.slice(0, n).join(" ");
-  }
-
-  startLoop() {
-    if (this.looping) return;
-    this.looping = true;
-    const gen = ++this.loopGen;
-    this.loop(gen).finally(() => {
-      if (gen === this.loopGen) this.looping = false;
-    });
-  }
-
-  stopLoop() {
-    this.loopGen++;
-    this.looping = false;
-    this.loopAbort?.abort();
-  }
-
-  /** Analyses each ply's position that has no value yet, one at a time. */
-  async loop(gen) {
-    while (gen === this.loopGen) {
-      const live = this.live;
-      let n = 0;
-      while (n <= live.ply && this.values.has(this.key(n))) n++;
-      if (n > live.ply) return; // all done; a new move restarts the loop
-      const key = this.key(n);
-      const ctl = new AbortController();
-      this.loopAbort = ctl;
-      try {
-        const r = await api.analyse({ position: live.start, moves: live.moves.slice(0, n), movetime: 150 }, ctl.signal);
-        this.values.set(key, whiteValue(r.score, sideToMove(r.position)));
-      } catch (e) {
-        if (e.name === "AbortError" || gen !== this.loopGen) return;
-        if (e.code === "game_over") {
-          // The final position of a game won on the board.
-          const w = live.result && live.result.winner;
-          this.values.set(key, w === "white" ? MAX : w === "black" ? -MAX : 0);
-        } else if (e.code === "busy") {
-          await new Promise((res) => setTimeout(res, 1000));
-        } else {
-          this.onError(e);
-          return;
-        }
-      }
-      if (gen === this.loopGen) this.drawGraph();
-    }
-  }
-
-  drawGraph() {
+  /** The post-game analysis: a graph with axes, move numbers and the mistakes. */
+  drawReview() {
+    const s = this.live;
+    const review = s.review;
+    const key = `${s.version}:${this.view ? this.view.ply : ""}`;
+    if (this.reviewKey === key) return;
+    this.reviewKey = key;
     const g = this.graph;
     g.replaceChildren();
-    if (!this.live) return;
-    const n = this.live.ply;
-    const x = (i) => (n === 0 ? GRAPH_W / 2 : (i / n) * GRAPH_W);
-    const y = (v) => GRAPH_H / 2 - (v / MAX) * (GRAPH_H / 2) * 0.92;
-    svg("rect", { class: "graph-white", x: 0, y: 0, width: GRAPH_W, height: GRAPH_H / 2 }, g);
-    svg("line", { class: "graph-zero", x1: 0, y1: GRAPH_H / 2, x2: GRAPH_W, y2: GRAPH_H / 2 }, g);
-    const shown = this.view ? this.view.ply : n;
-    svg("line", { class: "graph-ply", x1: x(shown), y1: 0, x2: x(shown), y2: GRAPH_H }, g);
-    // One polyline per run of analysed plies.
-    let run = [];
-    let count = 0;
-    const flush = () => {
-      if (run.length === 1) run.push([run[0][0] + 1, run[0][1]]); // a lone point: a short dash
-      if (run.length) svg("polyline", { class: "graph-line", points: run.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ") }, g);
-      run = [];
-    };
-    for (let i = 0; i <= n; i++) {
-      const v = this.values.get(this.key(i));
-      if (v == null) {
-        flush();
-        continue;
-      }
-      count++;
-      run.push([x(i), y(v)]);
+    this.mistakes.replaceChildren();
+    this.reviewBox.hidden = !review;
+    if (!review) return;
+    g.dataset.status = review.status;
+    if (review.status !== "done") {
+      this.caption.textContent = "The post-game analysis is being computed: the graph appears here in a moment.";
+      return;
     }
-    flush();
-    g.dataset.analysed = String(count);
-    this.caption.textContent = count > n
-      ? "Evaluation over the game (White up, Black down). Click to go to a ply."
-      : `Evaluation (White up, Black down): ${count} of ${n + 1} positions analysed${this.looping ? "…" : "; analyse or replay to fill in."}`;
+    const values = review.values;
+    const n = values.length - 1;
+    const right = W - 4;
+    const top = 4;
+    const bottom = H - BOTTOM;
+    const x = (i) => LEFT + (n === 0 ? 0 : (i / n) * (right - LEFT));
+    const y = (v) => (top + bottom) / 2 - squash(v) * ((bottom - top) / 2);
+    // White's half above the middle line, Black's below.
+    svg("rect", { class: "graph-white", x: LEFT, y: top, width: right - LEFT, height: (bottom - top) / 2 }, g);
+    svg("rect", { class: "graph-black", x: LEFT, y: (top + bottom) / 2, width: right - LEFT, height: (bottom - top) / 2 }, g);
+    const label = (text, lx, ly, cls = "graph-label") => {
+      svg("text", { class: cls, x: lx, y: ly }, g).textContent = text;
+    };
+    // The y axis: who is ahead, and by how many cells.
+    for (const [v, text] of [[400, "+4"], [0, "0"], [-400, "−4"]]) {
+      svg("line", { class: v === 0 ? "graph-zero" : "graph-grid", x1: LEFT, x2: right, y1: y(v), y2: y(v) }, g);
+      label(text, LEFT - 4, y(v), "graph-label y");
+    }
+    label("White", LEFT + 3, top + 9, "graph-label side");
+    label("Black", LEFT + 3, bottom - 4, "graph-label side");
+    // The x axis: move numbers.
+    const blackFirst = s.start.split(":")[1] === "b";
+    const step = Math.max(2, Math.ceil(n / 8 / 2) * 2);
+    for (let p = 0; p <= n; p += step) {
+      svg("line", { class: "graph-tick", x1: x(p), x2: x(p), y1: bottom, y2: bottom + 3 }, g);
+      label(p === 0 ? "start" : moveNumber(p, blackFirst).replace("…", ""), x(p), bottom + 11, "graph-label x");
+    }
+    svg("polyline", {
+      class: "graph-line",
+      points: values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
+    }, g);
+    const shown = this.view ? this.view.ply : n;
+    svg("line", { class: "graph-ply", x1: x(shown), y1: top, x2: x(shown), y2: bottom }, g);
+    for (const m of review.mistakes) {
+      const dot = svg("circle", {
+        class: `graph-mistake ${m.kind}`, cx: x(m.ply), cy: y(values[m.ply]), r: 3.5,
+        "data-ply": m.ply,
+      }, g);
+      svg("title", {}, dot).textContent = `${moveNumber(m.ply, blackFirst)} ${m.move}: ${m.kind}`;
+    }
+    g.dataset.points = String(values.length);
+    this.caption.textContent = review.mistakes.length
+      ? "Evaluation after each move (White ahead up). Dots mark the moves that lost most: click one, or the graph, to see the position."
+      : "Evaluation after each move (White ahead up). No clear mistakes found. Click the graph to see a position.";
+    for (const m of review.mistakes) {
+      this.mistakes.append(h("li", {},
+        h("button", { type: "button", class: `mistake-link ${m.kind}`, onclick: () => this.onPly(m.ply - 1) },
+          `${moveNumber(m.ply, blackFirst)} ${m.move}`),
+        ` ${m.side === "white" ? "White" : "Black"}, a ${m.kind} (about ${(m.loss / 100).toFixed(1)} cells)`,
+        m.best ? `; better was ${m.best}` : ""));
+    }
   }
 
   destroy() {
     clearTimeout(this.pause);
-    this.stopLoop();
     this.abort?.abort();
   }
 }

@@ -54,6 +54,10 @@ export const api = {
     return boardInfo;
   },
   listGames: (limit = 20) => request("GET", `/api/games?limit=${limit}`),
+  /** Summaries of the games `ids` (this browser's), most recently changed first. */
+  myGames: (ids) => request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}&limit=${ids.length || 1}`),
+  /** Ongoing games between people, to watch. */
+  watchGames: (limit = 20) => request("GET", `/api/games?watch=true&limit=${limit}`),
   createGame: (body) => request("POST", "/api/games", body),
   importRecord: (record) => request("POST", "/api/games/import", { record }),
   /**
@@ -66,7 +70,13 @@ export const api = {
     return request("GET", game(id) + qs, undefined, undefined, token ? { "x-punct-token": token } : {});
   },
   /** Takes the seat waiting for its player: {side, token, link, game}. */
-  claim: (id, invite) => request("POST", `${game(id)}/claim`, { invite }),
+  claim: (id, invite, name) => request("POST", `${game(id)}/claim`, name ? { invite, name } : { invite }),
+  /** Sets the display name of the seat(s) `token` holds; answers the state. */
+  setName: (id, token, name) => request("POST", `${game(id)}/name`, { token, name }),
+  /** action: "offer" | "accept" | "decline"; answers the state (`rematch`: the new game's id). */
+  rematch: (id, token, action) => request("POST", `${game(id)}/rematch`, { token, action }),
+  /** The engine's view of game `id` after `ply` plies (refused while people play it). */
+  analyseGame: (id, body, signal) => request("POST", `${game(id)}/analyse`, body, signal),
   /** A new token for the seats `token` holds (the old one stops working): {token, seats, link}. */
   renewToken: (id, token) => request("POST", `${game(id)}/token`, { token }),
   /** kind: "moves" | "resign" | "draw" | "takeback"; answers the new state. */
@@ -103,13 +113,21 @@ export function expandLegal(state) {
  * current state on every (re)connection, so nothing is missed.
  */
 export class LiveSocket {
-  constructor(id, { onState, onConnection, spectator = false }) {
+  /**
+   * token: our seat's (said in a `hello`, so the others see us connected);
+   * onPresence(msg): who is connected and how many watch; onTime(now): the
+   * server's clock (for counting clocks down).
+   */
+  constructor(id, { onState, onConnection, spectator = false, token = null, onPresence = () => {}, onTime = () => {} }) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     // A spectator needs no legal moves; a player reads them grouped (a
     // third of the size) and gets them back as the usual list.
     this.url = `${scheme}://${location.host}${game(id)}/live?legal_moves=${spectator ? "false" : "compact"}`;
     this.onState = onState;
     this.onConnection = onConnection;
+    this.token = token;
+    this.onPresence = onPresence;
+    this.onTime = onTime;
     this.pending = new Map(); // request id → {resolve, reject, timer}
     this.nextId = 1;
     this.delay = 500;
@@ -127,6 +145,7 @@ export class LiveSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;
+      if (this.token) ws.send(JSON.stringify({ type: "hello", token: this.token }));
       this.onConnection(true);
     };
     ws.onmessage = (ev) => this.receive(ev.data);
@@ -150,6 +169,14 @@ export class LiveSocket {
     }
     if (msg.type === "state") {
       this.onState(expandLegal(msg.game));
+      return;
+    }
+    if (msg.type === "presence") {
+      this.onPresence(msg);
+      return;
+    }
+    if (msg.type === "time") {
+      this.onTime(msg.now);
       return;
     }
     const waiting = this.pending.get(msg.id);

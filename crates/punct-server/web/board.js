@@ -1,15 +1,24 @@
-// The board as SVG: cells, sides, labels, pieces with their levels and
-// bridges, and the overlays of the game screen (legal targets, ghost piece,
-// lines through a PÜNCT, the engine's best move). No rules here: what is
-// legal always comes from the game's state.
+// The board as SVG: cells, sides, labels, and the pieces drawn in an
+// oblique view: every piece is a slab one level thick standing on what is
+// under it, so a stack's height reads as height. Layers, bottom up: the
+// board, marks on the ground (last move, lines, hover, chain, counted
+// centre), the pieces, height badges, marks above the pieces (legal
+// targets, origin, hover outline), the ghost and best move, and on top the
+// transparent cells that take every click. No rules here: what is legal
+// always comes from the game's state.
 
 const NS = "http://www.w3.org/2000/svg";
 export const HEX = 20; // a cell's circumradius in SVG units
 const COL_STEP = 1.5 * HEX; // flat-topped hexes: columns 1.5 radii apart
 const ROW_STEP = Math.sqrt(3) * HEX; // and rows one hex height apart
-const DOT = 0.5 * HEX; // a dot's radius
-const LIFT = 3; // how far up each level draws a piece (so stacks look stacked)
-const PAIR_COLOURS = ["#c0392b", "#2e6fb7", "#2f8f4e"];
+export const DOT = 0.45 * HEX; // a dot's radius
+export const LIFT = 6; // a piece's thickness: each level draws a piece this much higher
+const BAR = 0.36 * HEX; // the width of the bar joining two dots
+const EDGE = 1.1; // outline width of a piece
+const BADGE_R = 6.5; // a height badge's radius (grown on small screens, see drawBadges)
+export const PAIR_COLOURS = ["#c0392b", "#2e6fb7", "#2f8f4e"];
+// Each pair of sides also has its own pattern, so colour is not the only cue.
+export const PAIR_DASH = [null, "16 7", "3 7"];
 
 export function svg(tag, attrs = {}, parent = null) {
   const el = document.createElementNS(NS, tag);
@@ -19,16 +28,16 @@ export function svg(tag, attrs = {}, parent = null) {
 }
 
 /**
- * Centre of cell (col, row); fractional values give points in between.
- * Rows go up the screen and each column is half a row higher than the one
- * on its left, so the six neighbour steps [0,±1] [±1,±1] [±1,0] land on
- * the six hex neighbours.
+ * Centre of cell (col, row) on the ground; fractional values give points
+ * in between. Rows go up the screen and each column is half a row higher
+ * than the one on its left, so the six neighbour steps [0,±1] [±1,±1]
+ * [±1,0] land on the six hex neighbours.
  */
 export function centre(col, row) {
   return [col * COL_STEP, -(row - col / 2) * ROW_STEP];
 }
 
-function hexPoints([x, y], r) {
+export function hexPoints([x, y], r) {
   const pts = [];
   for (let i = 0; i < 6; i++) {
     const a = (Math.PI / 3) * i;
@@ -89,49 +98,99 @@ export class Geometry {
   }
 }
 
-/**
- * Draws one piece into `parent`: its three dots joined by bars, the PÜNCT
- * ringed, lifted and shadowed by its level; dots in `bridged` (indices)
- * hang over a lower cell and get dashed supports.
- */
-export function drawPiece(parent, { dots, side, level = 0, bridged = [], cls = "", attrs = {}, shadow = true }) {
-  const g = svg("g", { class: `piece ${side} ${cls}`.trim(), ...attrs }, parent);
-  const lift = Math.min(level, 10) * LIFT;
-  const ground = dots.map(([c, r]) => centre(c, r));
-  const p = ground.map(([x, y]) => [x, y - lift]);
+/** Which pairs of dots (indices) are joined by a bar: the neighbours. */
+function barsOf(dots) {
   const bars = [];
   for (let i = 0; i < 3; i++) for (let j = i + 1; j < 3; j++) if (adjacent(dots[i], dots[j])) bars.push([i, j]);
-  const line = (i, j, klass, parentEl, dx = 0, dy = 0) =>
-    svg("line", { class: klass, x1: p[i][0] + dx, y1: p[i][1] + dy, x2: p[j][0] + dx, y2: p[j][1] + dy }, parentEl);
+  return bars;
+}
+
+const xy = ([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`;
+
+/**
+ * Draws one piece into `parent`. ground: the three cells' centres on the
+ * board (PÜNCT first); bars: the pairs joined. The piece is a slab from
+ * `level` to `level + 1`, lifted LIFT per level: its side face shows its
+ * thickness, its top face its colour. Per dot (index): `gaps[i]` levels of
+ * empty space under it (a bridge: the surface below is drawn with a shadow
+ * and the empty column dashed), `covered[i]` something lies on it.
+ * `halo`: the piece may move (a ring round its top face).
+ */
+export function drawPiece(parent, {
+  ground, bars, side, level = 0, lift = LIFT, cls = "", attrs = {},
+  gaps = [], covered = [], halo = false, shadow = true,
+}) {
+  const g = svg("g", { class: `piece ${side} ${cls}`.trim(), ...attrs }, parent);
+  const bottom = ground.map(([x, y]) => [x, y - level * lift]);
+  const top = ground.map(([x, y]) => [x, y - (level + 1) * lift]);
+  // Under a bridge: the shadow on the surface below and the empty column.
+  gaps.forEach((n, i) => {
+    if (!n) return;
+    const [x, y] = bottom[i];
+    const sy = y + n * lift;
+    svg("circle", { class: "gap-shadow", cx: x + 1, cy: sy + 1, r: DOT * 0.95 }, g);
+    for (const dx of [-DOT, DOT]) svg("line", { class: "gap-line", x1: x + dx, y1: sy, x2: x + dx, y2: y }, g);
+  });
   if (shadow) {
-    // Higher pieces cast a larger, darker shadow.
-    const off = 1.5 + 1.5 * level;
-    const s = svg("g", { class: "shadow", opacity: Math.min(0.2 + 0.08 * level, 0.6).toFixed(2) }, g);
-    for (const [i, j] of bars) line(i, j, "shadow-bar", s, off, off);
-    for (const [x, y] of p) svg("circle", { cx: x + off, cy: y + off, r: DOT }, s);
+    const s = svg("g", { class: "drop" }, g);
+    for (const [i, j] of bars) svg("line", { x1: bottom[i][0] + 1.5, y1: bottom[i][1] + 1.5, x2: bottom[j][0] + 1.5, y2: bottom[j][1] + 1.5, "stroke-width": BAR + 2 }, s);
+    bottom.forEach(([x, y], i) => { if (!gaps[i]) svg("circle", { cx: x + 1.5, cy: y + 1.5, r: DOT + 0.5 }, s); });
   }
-  for (const i of bridged) {
-    svg("line", { class: "support", x1: ground[i][0], y1: ground[i][1], x2: p[i][0], y2: p[i][1] }, g);
-    svg("circle", { class: "support", cx: ground[i][0], cy: ground[i][1], r: DOT * 0.55 }, g);
+  // The side face: every dot and bar swept from the bottom to the top.
+  if (lift > 0) {
+    for (const [klass, grow] of [["side-edge", 2 * EDGE], ["side", 0]]) {
+      const body = svg("g", { class: klass }, g);
+      for (const [i, j] of bars) {
+        svg("polygon", { points: [bottom[i], bottom[j], top[j], top[i]].map(xy).join(" "), "stroke-width": BAR + grow }, body);
+      }
+      bottom.forEach(([x, y], i) => {
+        svg("line", { x1: x, y1: y, x2: top[i][0], y2: top[i][1], "stroke-width": 2 * DOT + grow }, body);
+      });
+    }
   }
-  for (const [i, j] of bars) line(i, j, "bar-edge", g);
-  for (const [i, j] of bars) line(i, j, "bar", g);
-  p.forEach(([x, y], i) =>
-    svg("circle", { class: bridged.includes(i) ? "dot bridged" : "dot", cx: x, cy: y, r: DOT }, g),
-  );
-  svg("circle", { class: "punct-mark", cx: p[0][0], cy: p[0][1], r: DOT * 0.45 }, g);
+  // The top face.
+  if (halo) {
+    const ring = svg("g", { class: "halo" }, g);
+    for (const [i, j] of bars) svg("line", { x1: top[i][0], y1: top[i][1], x2: top[j][0], y2: top[j][1], "stroke-width": BAR + 5 }, ring);
+    for (const [x, y] of top) svg("circle", { cx: x, cy: y, r: DOT + 2.4 }, ring);
+  }
+  for (const [i, j] of bars) svg("line", { class: "bar-edge", x1: top[i][0], y1: top[i][1], x2: top[j][0], y2: top[j][1], "stroke-width": BAR + 2 * EDGE }, g);
+  for (const [i, j] of bars) svg("line", { class: "bar", x1: top[i][0], y1: top[i][1], x2: top[j][0], y2: top[j][1], "stroke-width": BAR }, g);
+  top.forEach(([x, y], i) => {
+    svg("circle", { class: covered[i] ? "dot covered" : "dot", cx: x, cy: y, r: DOT, "stroke-width": EDGE }, g);
+  });
+  svg("circle", { class: "punct-mark", cx: top[0][0], cy: top[0][1], r: DOT * 0.45 }, g);
+  return g;
+}
+
+/** A height badge: the number in a disc, `scale` times its normal size. */
+export function drawBadge(parent, [x, y], height, { gap = false, scale = 1, attrs = {} } = {}) {
+  const g = svg("g", {
+    class: gap ? "height gap" : "height", transform: `translate(${x.toFixed(2)} ${y.toFixed(2)}) scale(${scale.toFixed(3)})`, ...attrs,
+  }, parent);
+  svg("circle", { cx: 0, cy: 0, r: BADGE_R }, g);
+  svg("text", { x: 0, y: 0.4 }, g).textContent = String(height);
+  return g;
+}
+
+/** A legal target: a ring on the surface where the piece would land. */
+export function drawTarget(parent, [x, y], quiet = false) {
+  const g = svg("g", { class: quiet ? "target quiet" : "target" }, parent);
+  svg("circle", { cx: x, cy: y, r: quiet ? 3.2 : 5.5 }, g);
   return g;
 }
 
 /** A small SVG of a piece kind at a rotation (reserve buttons, rotation display). */
-export function pieceIcon(geom, kind, rotation, side) {
+export function pieceIcon(geom, kind, rotation, side, flipped = false) {
   const dots = geom.kinds[kind].rotations[rotation];
-  const pts = dots.map(([c, r]) => centre(c, r));
+  const f = flipped ? -1 : 1;
+  const pts = dots.map(([c, r]) => centre(c, r).map((v) => v * f));
   const xs = pts.map((q) => q[0]);
   const ys = pts.map((q) => q[1]);
+  const lift = 3;
   const pad = DOT + 2;
   const x0 = Math.min(...xs) - pad;
-  const y0 = Math.min(...ys) - pad;
+  const y0 = Math.min(...ys) - pad - lift;
   const w = Math.max(...xs) - x0 + pad;
   const hgt = Math.max(...ys) - y0 + pad;
   // A square view box, so every kind is drawn at the same scale.
@@ -141,24 +200,32 @@ export function pieceIcon(geom, kind, rotation, side) {
     viewBox: `${(x0 - (size - w) / 2).toFixed(1)} ${(y0 - (size - hgt) / 2).toFixed(1)} ${size.toFixed(1)} ${size.toFixed(1)}`,
     "aria-hidden": "true",
   });
-  drawPiece(el, { dots, side, shadow: false });
+  drawPiece(el, { ground: pts, bars: barsOf(dots), side, lift, shadow: false });
   return el;
 }
 
+/** Keeps an angle (degrees) so that text along it reads left to right. */
+function upright(deg) {
+  let a = ((deg % 360) + 360) % 360;
+  if (a > 90 && a <= 270) a -= 180;
+  return a > 180 ? a - 360 : a;
+}
+
 export class Board {
-  /** handlers: onCell(name), onHover(name | null), onWheel(deltaY) → true if used */
-  constructor(geom, handlers) {
+  /**
+   * handlers: onCell(name), onHover(name | null), onWheel(deltaY) → true
+   * if used, onPointer(pointerType) (every pointerdown on the board).
+   */
+  constructor(geom, handlers, { flipped = false } = {}) {
     this.geom = geom;
-    const pts = geom.cells.map((c) => centre(c.col, c.row));
-    const pad = 2.4 * HEX;
-    const x0 = Math.min(...pts.map((q) => q[0])) - pad;
-    const y0 = Math.min(...pts.map((q) => q[1])) - pad;
-    const w = Math.max(...pts.map((q) => q[0])) - x0 + pad;
-    const hgt = Math.max(...pts.map((q) => q[1])) - y0 + pad;
+    this.flipped = flipped;
+    this.pxPerUnit = 1;
+    this.state = null;
+    this.opts = {};
+    this.over = {};
     this.el = svg("svg", {
       class: "board",
       "data-testid": "board",
-      viewBox: `${x0.toFixed(1)} ${y0.toFixed(1)} ${w.toFixed(1)} ${hgt.toFixed(1)}`,
       role: "img",
       "aria-label": "PÜNCT board",
     });
@@ -170,69 +237,175 @@ export class Board {
     svg("path", { d: "M0,0 L10,5 L0,10 z", class: "arrow-head" }, marker);
     const layer = (name) => svg("g", { class: name }, this.el);
     this.base = layer("base");
-    this.marks = layer("marks"); // under the pieces: winning chain
+    this.ground = layer("ground"); // winning chain, last move, counted centre
+    this.groundOverlay = layer("ground-overlay"); // hover, the three lines
     this.piecesLayer = layer("pieces");
-    this.badges = layer("badges"); // stack heights
-    this.outlines = layer("outlines"); // last move
-    this.overlay = layer("overlay"); // selection, ghost, best move
+    this.badges = layer("badges"); // stack heights, above every piece
+    this.posMarks = layer("pos-marks"); // counted dots' rings
+    this.marks = layer("marks"); // legal targets, origin, hover outline
+    this.overlay = layer("overlay"); // ghost, best move
     this.hitsLayer = layer("hits"); // transparent cells on top: every click lands here
-    this.drawBase();
     this.hits = new Map();
     for (const c of geom.cells) {
-      this.hits.set(c.name, svg("polygon", {
-        class: "hit", "data-cell": c.name, points: hexPoints(centre(c.col, c.row), HEX),
-      }, this.hitsLayer));
+      this.hits.set(c.name, svg("polygon", { class: "hit", "data-cell": c.name }, this.hitsLayer));
     }
-    const cellOf = (e) => e.target.closest && e.target.closest("[data-cell]");
+    this.drawBase();
+    const cellOf = (e) => {
+      const c = e.target.closest && e.target.closest("[data-cell]");
+      return c ? this.route(e, c.dataset.cell) : null;
+    };
     this.hitsLayer.addEventListener("click", (e) => {
       const c = cellOf(e);
-      if (c) handlers.onCell(c.dataset.cell);
+      if (c) handlers.onCell(c);
     });
-    // pointerover also fires when a finger touches down, so taps hover too.
-    this.hitsLayer.addEventListener("pointerover", (e) => {
-      const c = cellOf(e);
-      if (c) handlers.onHover(c.dataset.cell);
-    });
+    // pointerover also fires when a finger touches down, so taps hover too;
+    // pointermove follows the pointer onto a tall stack drawn over a cell.
+    for (const type of ["pointerover", "pointermove"]) {
+      this.hitsLayer.addEventListener(type, (e) => {
+        const c = cellOf(e);
+        if (c) handlers.onHover(c);
+      });
+    }
+    this.el.addEventListener("pointerdown", (e) => handlers.onPointer?.(e.pointerType));
     this.el.addEventListener("pointerleave", () => handlers.onHover(null));
     this.el.addEventListener("wheel", (e) => {
       if (handlers.onWheel(e.deltaY)) e.preventDefault();
     }, { passive: false });
+    // Badges keep a readable size in pixels when the board is drawn small.
+    if (typeof ResizeObserver === "function") {
+      this.resize = new ResizeObserver(() => this.measure());
+      this.resize.observe(this.el);
+    }
   }
 
+  /** The point of (col, row) on the screen's board (turned round when flipped). */
+  pt(col, row) {
+    const [x, y] = centre(col, row);
+    return this.flipped ? [-x, -y] : [x, y];
+  }
+
+  cellPt(name) {
+    return this.pt(...this.geom.pos(name));
+  }
+
+  /**
+   * The cell a pointer event on `cell`'s hex means: a tall stack drawn in
+   * front reaches up over the cells behind it, and a point on its column
+   * means that stack (what the person sees there).
+   */
+  route(e, cell) {
+    const stacks = this.state && this.state.stacks;
+    if (!stacks || !this.el.getScreenCTM) return cell;
+    const ctm = this.el.getScreenCTM();
+    if (!ctm) return cell;
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
+    let best = cell;
+    let bestY = -Infinity;
+    for (const [name, dots] of Object.entries(stacks)) {
+      const h = dots.length ? dots.at(-1).level + 1 : 0;
+      if (h < 2 || name === cell) continue;
+      const [x, y] = this.cellPt(name);
+      if (Math.abs(p.x - x) > DOT || p.y > y || p.y < y - h * LIFT - DOT) continue;
+      // In front of the cell pointed at (drawn over it): the frontmost wins.
+      if (y > this.cellPt(cell)[1] && y > bestY) {
+        best = name;
+        bestY = y;
+      }
+    }
+    return best;
+  }
+
+  measure() {
+    const r = this.el.getBoundingClientRect();
+    if (!r.width || !this.vb) return;
+    const ppu = Math.min(r.width / this.vb[2], r.height / this.vb[3]);
+    if (Math.abs(ppu - this.pxPerUnit) < 0.02) return;
+    this.pxPerUnit = ppu;
+    this.drawBadges();
+  }
+
+  /** Turns the board round (half a turn) and redraws it. */
+  setFlipped(flipped) {
+    if (flipped === this.flipped) return;
+    this.flipped = flipped;
+    this.drawBase();
+    if (this.state) this.setPosition(this.state, this.opts);
+    this.setOverlay(this.over);
+  }
+
+  /** The cells, the coloured sides with their names, the coordinates; sets the view box round them. */
   drawBase() {
     const { geom, base } = this;
+    base.replaceChildren();
+    const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+    const grow = (x, y, rx = 0, ry = rx) => {
+      box.x0 = Math.min(box.x0, x - rx);
+      box.x1 = Math.max(box.x1, x + rx);
+      box.y0 = Math.min(box.y0, y - ry);
+      box.y1 = Math.max(box.y1, y + ry);
+    };
     for (const c of geom.cells) {
+      const p = this.pt(c.col, c.row);
+      grow(...p, HEX);
       svg("polygon", {
-        class: c.central ? "hex central" : "hex",
-        points: hexPoints(centre(c.col, c.row), HEX * 0.96),
+        class: c.central ? "hex central" : "hex", "data-hex": c.name,
+        points: hexPoints(p, HEX * 0.96),
       }, base);
+      this.hits.get(c.name).setAttribute("points", hexPoints(p, HEX));
     }
-    // Each pair of opposite sides gets a stripe of one colour outside its cells.
-    const [bx, by] = centre(8, 9); // I9, the centre
+    // Each pair of opposite sides: a stripe of one colour and pattern
+    // outside its cells, named in the middle as the results name it.
+    const [bx, by] = this.pt(8, 9); // I9, the centre
+    const labels = svg("g", { class: "side-labels" });
     geom.pairs.forEach((pair, i) => {
       for (const edge of pair) {
         const cells = geom.cells.filter((c) => c.edges.includes(edge))
           .sort((a, b) => a.col - b.col || a.row - b.row);
-        const [ax, ay] = centre(cells[0].col, cells[0].row);
-        const [zx, zy] = centre(cells.at(-1).col, cells.at(-1).row);
+        const [ax, ay] = this.pt(cells[0].col, cells[0].row);
+        const [zx, zy] = this.pt(cells.at(-1).col, cells.at(-1).row);
         const len = Math.hypot(zx - ax, zy - ay);
         const [ux, uy] = [(zx - ax) / len, (zy - ay) / len];
         let [nx, ny] = [-uy, ux];
         if (nx * (ax - bx) + ny * (ay - by) < 0) [nx, ny] = [-nx, -ny]; // point outwards
-        const off = HEX + 4;
+        const off = HEX + 7;
         const ext = ROW_STEP * 0.4;
+        const [x1, y1] = [ax + nx * off - ux * ext, ay + ny * off - uy * ext];
+        const [x2, y2] = [zx + nx * off + ux * ext, zy + ny * off + uy * ext];
+        grow(x1, y1, 4);
+        grow(x2, y2, 4);
         const stripe = svg("line", {
-          class: "side-stripe", "data-edge": edge, stroke: PAIR_COLOURS[i % 3],
-          x1: ax + nx * off - ux * ext, y1: ay + ny * off - uy * ext,
-          x2: zx + nx * off + ux * ext, y2: zy + ny * off + uy * ext,
+          class: "side-stripe", "data-edge": edge, "data-pair": i, stroke: PAIR_COLOURS[i % 3],
+          "stroke-dasharray": PAIR_DASH[i % 3], x1, y1, x2, y2,
         }, base);
-        svg("title", {}, stripe).textContent = `${edge}: connect it to ${pair.find((e) => e !== edge)}`;
+        const other = pair.find((e) => e !== edge);
+        svg("title", {}, stripe).textContent = `${edge}: connect it to ${other}`;
+        // The name on a pill in the middle of the stripe, along it.
+        const name = edge.replace(/^side /, "");
+        const [mx, my] = [(x1 + x2) / 2, (y1 + y2) / 2];
+        const angle = upright((Math.atan2(uy, ux) * 180) / Math.PI);
+        const font = 9.5;
+        const w = name.length * font * 0.6 + 9;
+        const hgt = font + 4.5;
+        const pill = svg("g", {
+          class: "side-label", "data-edge": edge, "data-pair": i,
+          transform: `translate(${mx.toFixed(2)} ${my.toFixed(2)}) rotate(${angle.toFixed(1)})`,
+        }, labels);
+        svg("rect", { x: -w / 2, y: -hgt / 2, width: w, height: hgt, rx: hgt / 2, fill: PAIR_COLOURS[i % 3] }, pill);
+        svg("text", { x: 0, y: 0.3, "font-size": font }, pill).textContent = name;
+        svg("title", {}, pill).textContent = `${edge}: connect it to ${other}`;
+        const a = (angle * Math.PI) / 180;
+        const ex = (Math.abs(Math.cos(a)) * w + Math.abs(Math.sin(a)) * hgt) / 2;
+        const ey = (Math.abs(Math.sin(a)) * w + Math.abs(Math.cos(a)) * hgt) / 2;
+        grow(mx, my, ex, ey);
       }
     });
-    // Coordinates: column letters under each column, row numbers at the
-    // left end of each row (one end each: the slanted sides would crowd).
+    base.append(labels);
+    // Coordinates: column letters under each column's end, row numbers at
+    // the left end of each row (one end each: the slanted sides would crowd).
+    const font = 12;
     const label = (text, [x, y]) => {
-      svg("text", { class: "coord", x: x.toFixed(1), y: y.toFixed(1) }, base).textContent = text;
+      svg("text", { class: "coord", x: x.toFixed(1), y: y.toFixed(1), "font-size": font }, base).textContent = text;
+      grow(x, y, (text.length * font * 0.62) / 2, font * 0.6);
     };
     const colLow = new Map();
     const rowLow = new Map();
@@ -240,8 +413,16 @@ export class Board {
       colLow.set(c.col, Math.min(colLow.get(c.col) ?? Infinity, c.row));
       rowLow.set(c.row, Math.min(rowLow.get(c.row) ?? Infinity, c.col));
     }
-    for (const [col, row] of colLow) label(String.fromCharCode(65 + col), centre(col, row - 1.3));
-    for (const [row, col] of rowLow) label(String(row), centre(col - 1.35, row));
+    for (const [col, row] of colLow) label(String.fromCharCode(65 + col), this.pt(col, row - 1.45));
+    for (const [row, col] of rowLow) label(String(row), this.pt(col - 1.4, row));
+    // Room above for tall stacks near the far side.
+    box.y0 -= 2 * LIFT;
+    const pad = 3;
+    this.vb = [box.x0 - pad, box.y0 - pad, box.x1 - box.x0 + 2 * pad, box.y1 - box.y0 + 2 * pad];
+    this.el.setAttribute("viewBox", this.vb.map((v) => v.toFixed(1)).join(" "));
+    this.aspect = this.vb[2] / this.vb[3];
+    this.pxPerUnit = 0; // measured again
+    this.measure();
   }
 
   /** The cells of the top piece whose PÜNCT is on `cell` (for the last move). */
@@ -251,32 +432,63 @@ export class Board {
     return found;
   }
 
+  /** The height of `cell` (1 + its top dot's level), the dots of `lifted` (a piece) taken off. */
+  surface(cell, lifted = null) {
+    const dots = (this.state && this.state.stacks[cell]) || [];
+    let h = 0;
+    for (const d of dots) {
+      const own = lifted && d.level === lifted.level && lifted.cells.includes(cell);
+      if (!own) h = Math.max(h, d.level + 1);
+    }
+    return h;
+  }
+
+  /** The screen point of `cell`'s surface `h` levels up. */
+  surfacePt(cell, h) {
+    const [x, y] = this.cellPt(cell);
+    return [x, y - h * LIFT];
+  }
+
+  /** The drawn group of the piece with its PÜNCT on `cell` at `level`. */
+  pieceEl(cell, level) {
+    return this.piecesLayer.querySelector(`[data-piece-cell="${cell}"][data-level="${level}"]`);
+  }
+
   /**
-   * Draws the pieces of `state`. opts: dimSide (own immobile pieces are
-   * dimmed on one's turn), lifted (the piece being moved).
+   * Draws the pieces of `state`. opts: movable (Set of pieces that get a
+   * halo: they may move now), lifted (the piece being moved, drawn faint),
+   * counted {side, cells}: central cells whose top dot counts for side.
    */
-  setPosition(state, { dimSide = null, lifted = null } = {}) {
+  setPosition(state, opts = {}) {
     const { geom } = this;
-    for (const l of [this.marks, this.piecesLayer, this.badges, this.outlines]) l.replaceChildren();
+    this.state = state;
+    this.opts = opts;
+    const { movable = null, lifted = null, counted = null } = opts;
+    for (const l of [this.ground, this.piecesLayer, this.posMarks]) l.replaceChildren();
     const stacks = state.stacks || {};
-    for (const p of state.pieces) {
-      // A dot with nothing right under it (level − 1) hangs as a bridge.
-      const bridged = [];
-      if (p.level > 0) {
-        p.cells.forEach((cell, i) => {
-          if (!(stacks[cell] || []).some((d) => d.level === p.level - 1)) bridged.push(i);
-        });
-      }
-      const cls = [
-        dimSide && p.side === dimSide && !p.movable ? "immobile" : "",
-        p.movable ? "movable" : "",
-        lifted === p ? "lifted" : "",
-      ].join(" ");
+    // Lower pieces first; at one level, the far ones first.
+    const order = state.pieces.map((p) => ({ p, y: Math.max(...p.cells.map((c) => this.cellPt(c)[1])) }))
+      .sort((a, b) => a.p.level - b.p.level || a.y - b.y);
+    for (const { p } of order) {
+      const dots = p.cells.map((c) => geom.pos(c));
+      const gaps = [];
+      const covered = [];
+      p.cells.forEach((cell, i) => {
+        const below = stacks[cell] || [];
+        let surface = 0;
+        for (const d of below) if (d.level < p.level) surface = Math.max(surface, d.level + 1);
+        gaps[i] = p.level - surface;
+        covered[i] = below.some((d) => d.level > p.level);
+      });
+      const cls = [lifted === p ? "lifted" : "", p.bridge ? "bridge" : ""].join(" ");
       drawPiece(this.piecesLayer, {
-        dots: p.cells.map((c) => geom.pos(c)),
+        ground: dots.map((d) => this.pt(...d)),
+        bars: barsOf(dots),
         side: p.side,
         level: p.level,
-        bridged,
+        gaps,
+        covered,
+        halo: !!(movable && movable.has(p)) && lifted !== p,
         cls,
         attrs: {
           "data-piece-cell": p.punct, "data-side": p.side, "data-kind": p.kind,
@@ -284,79 +496,140 @@ export class Board {
         },
       });
     }
-    // The height of every stack above the board, as a number by its top dot.
-    for (const [cell, dots] of Object.entries(stacks)) {
-      const top = dots.at(-1);
-      if (!top || top.level < 1) continue;
-      const [col, row] = geom.pos(cell);
-      const [x, y] = centre(col, row);
-      const lift = Math.min(top.level, 10) * LIFT;
-      const g = svg("g", { class: "height", "data-height-cell": cell }, this.badges);
-      svg("circle", { cx: x + DOT * 0.85, cy: y - lift - DOT * 0.85, r: 6 }, g);
-      svg("text", { x: x + DOT * 0.85, y: y - lift - DOT * 0.85 }, g).textContent = String(top.level + 1);
-    }
+    this.drawBadges();
     // The last move: the piece's cells outlined, a moved piece's origin dashed.
     const last = state.last_move || "";
     const add = last.match(/^([TCELMR])@([A-Q]\d+)\//);
     const move = last.match(/^([A-Q]\d+)-([A-Q]\d+)\//);
     const piece = add ? Board.topPieceWithPunct(state, add[2]) : move ? Board.topPieceWithPunct(state, move[2]) : null;
-    if (piece) for (const c of piece.cells) this.outline(c, "last-move");
-    if (move && move[1] !== move[2]) this.outline(move[1], "last-from");
+    if (piece) for (const c of piece.cells) this.outline(c, "last-move", this.ground, { "data-last-move": c });
+    if (move && move[1] !== move[2]) this.outline(move[1], "last-from", this.ground, { "data-last-from": move[1] });
     // The winning chain.
     const chain = (state.result && state.result.chain) || [];
     for (const c of chain) {
-      svg("polygon", { class: "chain", points: hexPoints(centre(...geom.pos(c)), HEX * 0.96) }, this.marks);
-      this.outline(c, "chain-outline");
+      svg("polygon", { class: "chain", points: hexPoints(this.cellPt(c), HEX * 0.96) }, this.ground);
+      this.outline(c, "chain-outline", this.ground);
     }
-  }
-
-  outline(cell, cls, layer = this.outlines) {
-    if (!this.geom.cell(cell)) return;
-    svg("polygon", { class: cls, points: hexPoints(centre(...this.geom.pos(cell)), HEX * 0.9) }, layer);
+    // The central cells whose top dot counts, when asked.
+    if (counted) {
+      for (const c of counted.cells) {
+        this.outline(c, `counted ${counted.side}`, this.ground, { "data-counted": c });
+        const top = stacks[c].at(-1);
+        const [x, y] = this.surfacePt(c, top.level + 1);
+        svg("circle", { class: `counted-ring ${counted.side}`, cx: x, cy: y, r: DOT + 3 }, this.posMarks);
+      }
+    }
   }
 
   /**
-   * The interactive layer. o: mode ("add" | "move" | undefined), legal (Set of cells, get class `legal`),
-   * movable (Set of cells), origin (cell), lines (cell whose three lines
-   * are drawn), ghost {dots, side, legal}, best {dots, side, from, to}.
+   * The height of every stack above one level, by its top dot, above
+   * every piece: one badge for the cells of one top piece that share a
+   * height (a dashed one where there is a gap under a bridge).
+   */
+  drawBadges() {
+    this.badges.replaceChildren();
+    const state = this.state;
+    if (!state) return;
+    // At least 12 px across wherever the board is drawn small.
+    const scale = this.pxPerUnit > 0 ? Math.max(1, 12 / (2 * BADGE_R * this.pxPerUnit)) : 1;
+    const groups = new Map();
+    for (const [cell, dots] of Object.entries(state.stacks || {})) {
+      const top = dots.at(-1);
+      if (!top || top.level < 1) continue;
+      const levels = new Set(dots.map((d) => d.level));
+      let gap = false;
+      for (let l = 0; l < top.level; l++) if (!levels.has(l)) gap = true;
+      const piece = state.pieces.find((p) => p.level === top.level && p.cells.includes(cell));
+      const key = `${piece ? piece.punct : cell}/${top.level}/${gap}`;
+      if (!groups.has(key)) groups.set(key, { cells: [], level: top.level, gap, punct: piece && piece.punct });
+      groups.get(key).cells.push(cell);
+    }
+    for (const g of groups.values()) {
+      // On the PÜNCT's dot when it is one of them, else on the farthest.
+      const at = g.cells.includes(g.punct) ? g.punct : g.cells.reduce((a, b) => (this.cellPt(a)[1] <= this.cellPt(b)[1] ? a : b));
+      const [x, y] = this.surfacePt(at, g.level + 1);
+      const off = DOT * 0.85;
+      drawBadge(this.badges, [x + off, y - off], g.level + 1, {
+        gap: g.gap, scale, attrs: { "data-height-cell": at, "data-height-cells": g.cells.join(" ") },
+      });
+    }
+  }
+
+  outline(cell, cls, layer, attrs = {}) {
+    if (!this.geom.cell(cell)) return;
+    svg("polygon", { class: cls, points: hexPoints(this.cellPt(cell), HEX * 0.9), ...attrs }, layer);
+  }
+
+  /**
+   * The interactive layer. o: mode ("add" | "move" | undefined), legal
+   * (Set of cells, get class `legal` and a target ring), lifted (the
+   * piece being moved: the surfaces under it are read without it), origin (cell),
+   * lines (cell whose three lines are drawn), hover (cell), ghost {kind,
+   * rotation, at, side, legal, lifted}, best {from, to, kind, rotation, side}.
    */
   setOverlay(o) {
-    const { overlay, geom } = this;
-    overlay.replaceChildren();
-    // Adding has many targets: the stylesheet shows them more quietly then.
-    this.el.classList.toggle("adding", o.mode === "add");
+    this.over = o;
+    const { overlay, marks, groundOverlay, geom } = this;
+    for (const l of [overlay, marks, groundOverlay]) l.replaceChildren();
+    // Adding has many targets: they are drawn more quietly then.
+    const adding = o.mode === "add";
+    this.el.classList.toggle("adding", adding);
     this.el.classList.toggle("moving", o.mode === "move");
     for (const [name, hit] of this.hits) {
       hit.classList.toggle("legal", !!(o.legal && o.legal.has(name)));
-      hit.classList.toggle("movable", !!(o.movable && o.movable.has(name)));
       hit.classList.toggle("hovered", o.hover === name);
+    }
+    if (o.hover && geom.cell(o.hover)) {
+      svg("polygon", { class: "hover-fill", points: hexPoints(this.cellPt(o.hover), HEX * 0.96) }, groundOverlay);
+      svg("polygon", { class: "hover-outline", points: hexPoints(this.cellPt(o.hover), HEX * 0.9), "data-hover": o.hover }, groundOverlay);
     }
     if (o.lines) {
       for (const [a, b] of geom.lines(o.lines)) {
-        const [x1, y1] = centre(...a);
-        const [x2, y2] = centre(...b);
-        svg("line", { class: "in-line", x1, y1, x2, y2 }, overlay);
+        const [x1, y1] = this.pt(...a);
+        const [x2, y2] = this.pt(...b);
+        svg("line", { class: "in-line", x1, y1, x2, y2 }, groundOverlay);
       }
+    }
+    if (o.legal) {
+      for (const cell of o.legal) {
+        drawTarget(marks, this.surfacePt(cell, this.surface(cell, o.lifted)), adding).setAttribute("data-target", cell);
+      }
+    }
+    // The hovered cell's outline again on top of its stack, where a tall one hides the ground.
+    if (o.hover && geom.cell(o.hover) && this.surface(o.hover) > 0) {
+      svg("polygon", { class: "hover-outline top", points: hexPoints(this.surfacePt(o.hover, this.surface(o.hover)), HEX * 0.9) }, marks);
+    }
+    if (o.origin) {
+      const [x, y] = this.surfacePt(o.origin, o.lifted ? o.lifted.level + 1 : this.surface(o.origin));
+      svg("circle", { class: "origin-mark", cx: x, cy: y, r: DOT * 1.4, "data-origin": o.origin }, marks);
     }
     if (o.best) {
       const b = o.best;
       if (b.from && b.from !== b.to) {
-        const [x1, y1] = centre(...geom.pos(b.from));
-        const [x2, y2] = centre(...geom.pos(b.to));
+        const [x1, y1] = this.cellPt(b.from);
+        const [x2, y2] = this.cellPt(b.to);
         svg("line", { class: "best-arrow", x1, y1, x2, y2, "marker-end": "url(#punct-arrow)" }, overlay);
       }
-      if (b.dots) drawPiece(overlay, { dots: b.dots, side: b.side, cls: "best", shadow: false, attrs: { "data-best": "" } });
-    }
-    if (o.origin) {
-      const [x, y] = centre(...geom.pos(o.origin));
-      svg("circle", { class: "origin-mark", cx: x, cy: y, r: DOT * 1.35, "data-origin": o.origin }, overlay);
+      this.floating(overlay, b, "best", { "data-best": "" });
     }
     if (o.ghost) {
-      drawPiece(overlay, {
-        dots: o.ghost.dots, side: o.ghost.side, shadow: false,
-        cls: o.ghost.legal ? "ghost" : "ghost bad",
-        attrs: { "data-ghost": "" },
-      });
+      this.floating(overlay, o.ghost, o.ghost.legal ? "ghost" : "ghost bad", { "data-ghost": o.ghost.at });
     }
+  }
+
+  /**
+   * A piece that is not on the board (ghost, best move) drawn where it
+   * would lie: on the highest of its cells (any that are on the board).
+   */
+  floating(parent, { kind, rotation, at, side, lifted = null }, cls, attrs) {
+    const dots = this.geom.footprint(kind, rotation, at);
+    let level = 0;
+    for (const [c, r] of dots) {
+      const cell = this.geom.at(c, r);
+      if (cell) level = Math.max(level, this.surface(cell.name, lifted));
+    }
+    return drawPiece(parent, {
+      ground: dots.map((d) => this.pt(...d)), bars: barsOf(dots), side, level, cls, attrs, shadow: false,
+    });
   }
 }

@@ -88,3 +88,22 @@ export const gameMemory = {
     this.save(id, null);
   },
 };
+
+/** The display name this browser's player chose (sent when creating or joining a game). */
+export const playerName = {
+  get() {
+    try {
+      return localStorage.getItem("punct:name") || "";
+    } catch {
+      return "";
+    }
+  },
+  set(name) {
+    try {
+      if (name) localStorage.setItem("punct:name", name);
+      else localStorage.removeItem("punct:name");
+    } catch {
+      /* storage disabled: the name is asked again next time */
+    }
+  },
+};

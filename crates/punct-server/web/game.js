@@ -3,50 +3,29 @@
 // is read from the server's state; the page only asks.
 
 import { api, LiveSocket } from "./api.js";
-import { h, show, cap, other, gameMemory } from "./dom.js";
+import { h, show, cap, other, gameMemory, playerName } from "./dom.js";
 import { Board, Geometry, pieceIcon } from "./board.js";
+import { StackView } from "./stack.js";
+import { Key } from "./key.js";
+import { sound } from "./sound.js";
+import { Toast } from "./toast.js";
+import { PlayerBar, roleOf } from "./playerbar.js";
+import { countedCells, lastPieceWarning } from "./central.js";
+import { TapConfirm } from "./touch.js";
+import { animateLastMove } from "./anim.js";
+import { Notifier } from "./notify.js";
+import { gameLayout, storedFlip, storeFlip } from "./layout.js";
+import { indexMoves, moveAt, selectionOverlay, bestDrawing } from "./moves.js";
 import { Analysis } from "./analysis.js";
-
-const KINDS = ["T", "C", "E", "L", "M", "R"];
-const KIND_NAMES = {
-  T: "triangle", C: "straight, PÜNCT in the centre", E: "straight, PÜNCT at an end",
-  L: "angle", M: "angle, PÜNCT at the corner", R: "angle, mirror of L",
-};
-const LEVEL_NAMES = { 1: "beginner", 2: "casual", 3: "club", 4: "strongest" };
-const ADD = /^([TCELMR])@([A-Q]\d+)\/(\d)$/;
-const MOVE = /^([A-Q]\d+)-([A-Q]\d+)\/(\d)$/;
+import { EndOfGame, headline, reasonText } from "./endgame.js";
+import { Clocks } from "./clock.js";
+import { Players } from "./players.js";
 
 /** `invite`: an invite code from the address, claimed before the game shows. */
 export function gameScreen(root, id, { invite = null } = {}, navigate) {
   const screen = new GameScreen(root, id, invite, navigate);
   screen.start();
   return screen;
-}
-
-/** The legal moves of a state, indexed for the board's highlights. */
-function indexMoves(state) {
-  const adds = new Map(); // kind → rotation → Set(cell)
-  const moves = new Map(); // from → to → Set(rotation)
-  let pass = false;
-  for (const m of state.legal_moves || []) {
-    let x;
-    if ((x = ADD.exec(m))) {
-      const [, kind, cell, rot] = x;
-      if (!adds.has(kind)) adds.set(kind, new Map());
-      const byRot = adds.get(kind);
-      if (!byRot.has(+rot)) byRot.set(+rot, new Set());
-      byRot.get(+rot).add(cell);
-    } else if ((x = MOVE.exec(m))) {
-      const [, from, to, rot] = x;
-      if (!moves.has(from)) moves.set(from, new Map());
-      const byTo = moves.get(from);
-      if (!byTo.has(to)) byTo.set(to, new Set());
-      byTo.get(to).add(+rot);
-    } else if (m === "pass") {
-      pass = true;
-    }
-  }
-  return { adds, moves, pass };
 }
 
 /**
@@ -88,12 +67,17 @@ class GameScreen {
     this.resignArmed = false;
     this.you = []; // the seats this page's token holds, as the server says
     this.onKey = (e) => this.key(e);
+    this.flipped = storedFlip(); // the board turned round (remembered in this browser)
+    this.counting = null; // the side whose central count is highlighted on the board
+    this.sound = sound; // sound.js: the notifier and lowTime play through it
+    this.notifier = new Notifier();
   }
 
   async start() {
-    this.message = h("div", { class: "message", "data-testid": "message", role: "alert", onclick: () => this.say("") });
+    this.toast = new Toast(); // messages over the page, never pushing it down
+    this.message = this.toast.text;
     this.root.replaceChildren(h("div", { class: "game loading", "data-testid": "game" },
-      h("p", {}, "Loading the game…"), this.message));
+      h("p", {}, "Loading the game…"), this.toast.el));
     let info;
     let state;
     let note = "";
@@ -122,9 +106,14 @@ class GameScreen {
     this.socket = new LiveSocket(this.id, {
       // A spectator needs no legal moves: its states are a fraction of the size.
       spectator: !this.you.length,
+      token: this.you.length ? this.token : null,
       onState: (s) => this.applyLive(s),
+      onPresence: (msg) => this.playersBox.presence(msg),
+      onTime: (now) => this.clocks.serverTime(now),
       onConnection: (up) => {
         this.connected = up;
+        // Back online: a word about the lost connection is out of date.
+        if (up && this.messageCode === "network") this.say("");
         this.renderStatus();
       },
     });
@@ -150,8 +139,9 @@ class GameScreen {
       }
     }
     try {
-      const claimed = await api.claim(this.id, invite);
+      const claimed = await api.claim(this.id, invite, playerName.get());
       gameMemory.add(this.id, claimed.token);
+      gameMemory.save(this.id, { ...gameMemory.get(this.id), seats: [claimed.side] });
       this.token = claimed.token;
       clear();
       return "";
@@ -195,6 +185,12 @@ class GameScreen {
     clearTimeout(this.resignTimer);
     this.socket?.close();
     this.analysis?.destroy();
+    this.clocks?.destroy();
+    this.playersBox?.destroy();
+    this.legend?.destroy();
+    this.board?.resize?.disconnect();
+    if (this.muteBtn) sound.dropButton(this.muteBtn);
+    this.notifier.destroy();
   }
 
   // ------------------------------------------------------------ layout
@@ -206,29 +202,52 @@ class GameScreen {
       onCell: (c) => this.clickCell(c),
       onHover: (c) => this.hoverCell(c),
       onWheel: (dy) => this.sel != null && (this.rotate(dy > 0 ? 1 : -1), true),
-    });
+      onPointer: (type) => this.confirm.pointer(type),
+    }, { flipped: this.flipped });
+    // Each side's bar: who, reserve, central count, clock slot (playerbar.js).
+    this.bars = {};
     this.reserves = {};
-    const reservePanel = (side) => {
-      const buttons = KINDS.map((kind) => {
-        return h("button", {
-          type: "button", class: "kind", "data-testid": `reserve-${side}-${kind}`, "data-kind": kind,
-          title: `${kind}: ${KIND_NAMES[kind]}`, onclick: () => this.pickKind(side, kind),
-        });
+    this.reserveEls = {};
+    for (const side of ["white", "black"]) {
+      const bar = new PlayerBar(side, this.geom, {
+        onPick: (s, kind) => this.pickKind(s, kind),
+        onCentral: (s) => this.toggleCounting(s),
       });
-      this.reserves[side] = { buttons, label: h("span", { class: "who" }) };
-      return h("div", { class: `reserve ${side}`, "data-side": side }, this.reserves[side].label, h("div", { class: "kinds" }, buttons));
-    };
-    this.reserveEls = { white: reservePanel("white"), black: reservePanel("black") };
+      this.bars[side] = bar;
+      this.reserves[side] = { buttons: bar.buttons, label: bar.label };
+      this.reserveEls[side] = bar.el;
+    }
+    this.clockEls = { white: this.bars.white.clock, black: this.bars.black.clock };
+    this.barSlots = { top: h("div", { class: "bar-slot top" }), bottom: h("div", { class: "bar-slot bottom" }) };
 
     this.status = h("div", { class: "status", "data-testid": "status", "aria-live": "polite" });
     this.connection = h("span", { class: "connection", "data-testid": "connection" });
-    this.banner = h("div", { class: "result-banner", "data-testid": "result-banner", role: "status" });
+    this.endgame = new EndOfGame({
+      onRematch: (action) => this.rematch(action),
+      navigate: this.navigate,
+    });
+    this.banner = this.endgame.el;
     this.notice = h("div", { class: "notice", "data-testid": "notice" });
-    this.players = h("div", { class: "players", "data-testid": "players" });
+    // Offers and requests as everyone sees them (spectators included).
+    this.offers = h("div", { class: "offers", "data-testid": "offers", "aria-live": "polite" });
+    this.playersBox = new Players({
+      onName: (name) => this.setName(name),
+      onClaimWin: () => this.act("abandon", {}),
+    });
+    this.players = this.playersBox.el;
+    // Each side's clock (filled by clock.js; hidden in untimed games).
+    this.clockEls ??= {
+      white: h("span", { class: "clock", "data-testid": "clock-white", hidden: true }),
+      black: h("span", { class: "clock", "data-testid": "clock-black", hidden: true }),
+    };
+    this.clocks = new Clocks(this.clockEls, { onLow: (side) => this.lowTime(side) });
+    for (const side of ["white", "black"]) {
+      if (!this.clockEls[side].parentNode) this.reserves[side].label.after(this.clockEls[side]);
+    }
 
     this.rotation = h("span", { class: "rotation", "data-testid": "rotation" }, "0");
     this.rotationIcon = h("span", { class: "rotation-icon" });
-    this.rotateBtn = btn("rotate", "⟳ Rotate (R)", () => this.rotate(1), { title: "rotate: R key or mouse wheel" });
+    this.rotateBtn = btn("rotate", "⟳ Rotate", () => this.rotate(1), { title: "Rotate the piece: R (Shift+R back) or the mouse wheel" });
     this.passBtn = btn("pass", "Pass", () => this.sendMove("pass"));
     this.moveInput = h("input", {
       type: "text", "data-testid": "move-input", placeholder: "type a move: E@C5/2, G5-G9/4, pass",
@@ -267,41 +286,55 @@ class GameScreen {
     this.seatLink = h("div", { class: "seat-link" });
     show(this.seatLink, false);
 
-    this.stackView = h("div", { class: "stack-view", "data-testid": "stack-view" });
-    this.analysis = new Analysis({
+    this.stack = new StackView({ onToggle: () => this.renderOverlay() });
+    this.stackView = this.stack.body;
+    this.legend = new Key(this.geom.pairs); // the key to the board's symbols
+    this.confirm = new TapConfirm({ onConfirm: () => this.confirmMove(), onCancel: () => this.cancel() });
+    this.warning = h("div", { class: "warning", "data-testid": "last-piece-warning", role: "status" });
+    show(this.warning, false);
+    this.flipBtn = btn("flip-board", "Flip", () => this.flip(), {
+      class: this.flipped ? "tool active" : "tool", "aria-pressed": String(this.flipped), title: "Turn the board round (remembered in this browser)",
+    });
+    this.muteBtn = sound.muteButton();
+    this.analysis = new Analysis(this.id, {
       onChange: () => this.renderBoard(),
       onPly: (n) => this.showPly(n),
       onError: (e) => this.say(e.message),
     });
 
-    this.el = h("div", { class: "game", "data-testid": "game" },
-      h("header", { class: "topbar" },
-        h("a", { href: "/", "data-nav": "", class: "home" }, "PÜNCT"), this.status, this.connection),
-      this.message,
-      this.banner,
-      this.invitePanel,
-      h("div", { class: "game-layout" },
-        h("section", { class: "board-column" },
-          this.reserveEls.black,
-          h("div", { class: "board-wrap" }, this.board.el),
-          this.reserveEls.white,
-          h("div", { class: "controls" },
-            this.rotateBtn, h("span", { class: "rotation-box" }, "rotation ", this.rotation, this.rotationIcon),
-            this.selInfo, this.passBtn),
-          h("div", { class: "controls" }, this.moveInput)),
-        h("aside", { class: "side-column" },
-          h("section", { class: "panel" }, this.players, this.notice,
-            this.drawPrompt, this.takebackPrompt,
-            h("div", { class: "row buttons" }, this.takebackBtn, this.drawBtn, this.resignBtn),
-            h("div", { class: "row buttons seat" }, this.renewBtn), this.seatLink),
-          h("section", { class: "panel" },
-            h("div", { class: "row" }, h("h2", {}, "Moves"), this.replayLabel),
-            this.moveList,
-            h("div", { class: "row replay" }, this.prevBtn, this.slider, this.nextBtn),
-            h("div", { class: "row" }, this.liveBtn,
-              h("a", { href: api.recordUrl(this.id), download: `punct-${this.id}.pgn`, "data-testid": "download-record" }, "Download record"))),
-          h("section", { class: "panel" }, h("h2", {}, "Stack"), this.stackView),
-          this.analysis.el)));
+    this.el = gameLayout({
+      home: h("a", { href: "/", "data-nav": "", class: "home" }, "PÜNCT"),
+      status: this.status,
+      tools: [this.connection, this.legend.button, this.flipBtn, this.muteBtn],
+      toast: this.toast.el,
+      board: this.board.el,
+      boardExtras: [this.legend.panel],
+      barTop: this.barSlots.top,
+      barBottom: this.barSlots.bottom,
+      controls: [
+        h("div", { class: "controls" },
+          this.rotateBtn, h("span", { class: "rotation-box" }, "rotation ", this.rotation, this.rotationIcon),
+          this.selInfo, this.passBtn),
+        this.confirm.el, this.warning,
+        h("div", { class: "controls" }, this.moveInput)],
+      side: [
+        this.banner,
+        this.invitePanel,
+        h("section", { class: "panel" }, this.players, this.notice, this.offers,
+          this.drawPrompt, this.takebackPrompt,
+          h("div", { class: "row buttons" }, this.takebackBtn, this.drawBtn, this.resignBtn),
+          h("div", { class: "row buttons seat" }, this.renewBtn), this.seatLink),
+        this.stack.el,
+        h("section", { class: "panel" },
+          h("div", { class: "row" }, h("h2", {}, "Moves"), this.replayLabel),
+          this.moveList,
+          h("div", { class: "row replay" }, this.prevBtn, this.slider, this.nextBtn),
+          h("div", { class: "row" }, this.liveBtn,
+            h("a", { href: api.recordUrl(this.id), download: `punct-${this.id}.pgn`, "data-testid": "download-record" }, "Download record"))),
+        this.analysis.el],
+    });
+    // The board's proportions, for the layout to give it all the room it can use.
+    this.el.style.setProperty("--board-aspect", this.board.aspect.toFixed(4));
     this.root.replaceChildren(this.el);
   }
 
@@ -320,15 +353,30 @@ class GameScreen {
         state.notice === this.live.notice));
     if (known) return;
     const wasLive = this.live;
+    const shown = this.view;
     this.live = state;
     this.legal = indexMoves(state);
     if (this.replayPly != null && this.replayPly >= state.ply) this.replayPly = null;
     if (this.replayPly == null) this.view = state;
     // A new state makes any half-made move meaningless.
     this.sel = null;
+    this.confirm?.clear();
     this.resignArmed = false;
     if (wasLive && wasLive.status !== state.status && state.status === "over") this.say("");
+    // A game the central count decided shows the counted dots (once: the toggle may hide them).
+    if (state.status === "over" && state.result && state.result.reason === "central count" && !this.countShown) {
+      this.countShown = true;
+      this.counting = state.result.winner || "white";
+    }
+    // A rematch has begun: its players go to it (their tokens hold the new seats too).
+    if (wasLive && !wasLive.rematch && state.rematch && this.token && this.you.length) {
+      gameMemory.add(state.rematch, this.token);
+      this.navigate(`/game/${state.rematch}`);
+      return;
+    }
     this.render();
+    // The move that came slides into place (when the position before it was shown).
+    if (this.board && this.view === state && shown && shown !== state) animateLastMove(this.board, shown, state);
   }
 
   /** Whether the person at this screen may move now on the board shown. */
@@ -338,8 +386,98 @@ class GameScreen {
       this.seats().includes(s.to_move) && !this.busy;
   }
 
-  say(text) {
-    this.message.textContent = text || "";
+  /** Shows a message (`code`: the error's, to clear the right one later); "" clears it. */
+  say(text, code = null) {
+    // Quoted input reads better without the notation's backticks.
+    this.toast.say((text || "").replace(/`([^`]*)`/g, "$1"));
+    this.messageCode = text ? code : null;
+  }
+
+  /**
+   * The moves a takeback asked by `side` undoes: its last move and any
+   * reply after it, e.g. "White's move 12. E@C5/2 and Black's reply G5-G9/4".
+   */
+  takebackText(side) {
+    const s = this.live;
+    const first = s.start.split(":")[1] === "b" ? "black" : "white";
+    const mover = (i) => ((i % 2 === 0) === (first === "white") ? "white" : "black");
+    let i = s.moves.length - 1;
+    while (i >= 0 && mover(i) !== side) i--;
+    if (i < 0) return "a move";
+    const num = (k) => `${Math.floor((k + (first === "black" ? 1 : 0)) / 2) + 1}${mover(k) === "white" ? "." : "…"}`;
+    const own = `${side === "white" ? "White's" : "Black's"} move ${num(i)} ${s.moves[i]}`;
+    const replies = s.moves.slice(i + 1);
+    return replies.length ? `${own} and the reply ${replies.join(", ")}` : own;
+  }
+
+  /** Offers, accepts or declines a rematch; the new game opens when it starts. */
+  async rematch(action) {
+    if (this.busy || !this.token) return;
+    this.busy = true;
+    this.renderControls();
+    try {
+      this.applyLive(await api.rematch(this.id, this.token, action));
+      this.say("");
+    } catch (e) {
+      this.say(e.message, e.code);
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  /** Our seat's display name (kept in this browser too). */
+  async setName(name) {
+    if (!this.token) return;
+    try {
+      this.applyLive(await api.setName(this.id, this.token, name));
+    } catch (e) {
+      this.say(e.message, e.code);
+    }
+  }
+
+  lowTime(side) {
+    if (this.seats().includes(side)) this.sound?.play("lowtime");
+  }
+
+  /** Highlights the central cells counted for `side` (again: off). */
+  toggleCounting(side) {
+    this.counting = this.counting === side ? null : side;
+    this.render();
+  }
+
+  /** Turns the board round; remembered in this browser. */
+  flip() {
+    this.flipped = !this.flipped;
+    storeFlip(this.flipped);
+    this.flipBtn.setAttribute("aria-pressed", String(this.flipped));
+    this.flipBtn.classList.toggle("active", this.flipped);
+    this.board.setFlipped(this.flipped);
+    this.render();
+  }
+
+  isLegal(move) {
+    return !!move && !!this.live && (this.live.legal_moves || []).includes(move);
+  }
+
+  /** A legal target clicked: played at once, or by touch first shown to confirm (touch.js). */
+  play(cell) {
+    if (this.confirm.ready(cell)) this.sendMove(moveAt(this.sel, cell));
+    else this.renderSelection();
+  }
+
+  confirmMove() {
+    const move = moveAt(this.sel, this.confirm.cell);
+    this.confirm.clear();
+    if (this.isLegal(move)) this.sendMove(move);
+    else this.renderSelection();
+  }
+
+  /** Shows `cell`'s stack (on a phone the sheet opens). */
+  openStack(cell) {
+    this.pinned = cell;
+    this.stack.open(true);
+    this.renderStack();
   }
 
   // ------------------------------------------------------------ actions
@@ -348,13 +486,14 @@ class GameScreen {
   async act(type, fields) {
     if (this.busy) return false;
     this.busy = true;
+    this.say(""); // the next action clears the last word
     this.renderControls();
     try {
       const body = { ...fields, token: this.token || "" };
       if (this.socket && this.socket.open) {
         await this.socket.request({ type, ...body });
       } else {
-        const path = { move: "moves", resign: "resign", draw: "draw", takeback: "takeback" }[type];
+        const path = { move: "moves", resign: "resign", draw: "draw", takeback: "takeback", abandon: "abandon" }[type];
         this.applyLive(await api.act(this.id, path, body));
       }
       this.say("");
@@ -367,7 +506,7 @@ class GameScreen {
         this.you = [];
         this.say("A new link was made for your seat (on another device): this one no longer plays it, you are watching. Open the new link to play here.");
       } else {
-        this.say(e.message);
+        this.say(e.message, e.code);
       }
       return false;
     } finally {
@@ -414,6 +553,7 @@ class GameScreen {
 
   pickKind(side, kind) {
     if (!this.canMove() || side !== this.live.to_move) return;
+    this.say("");
     if (this.sel && this.sel.type === "add" && this.sel.kind === kind) this.sel = null;
     else this.sel = { type: "add", kind, rot: 0 };
     this.render();
@@ -436,7 +576,7 @@ class GameScreen {
   clickCell(cell) {
     this.pinned = cell;
     if (!this.canMove()) {
-      this.renderStack();
+      this.openStack(cell);
       return;
     }
     const sel = this.sel;
@@ -444,8 +584,9 @@ class GameScreen {
     const ownMovable = piece && piece.side === this.live.to_move && piece.movable ? piece : null;
     if (sel && sel.type === "add") {
       const legal = this.legal.adds.get(sel.kind)?.get(sel.rot)?.has(cell);
-      if (!legal && ownMovable) this.selectPiece(ownMovable);
-      else this.sendMove(`${sel.kind}@${cell}/${sel.rot}`);
+      if (legal) this.play(cell);
+      else if (ownMovable) this.selectPiece(ownMovable);
+      else this.sendMove(`${sel.kind}@${cell}/${sel.rot}`); // the server says why not
       return;
     }
     if (sel && sel.type === "move") {
@@ -453,10 +594,10 @@ class GameScreen {
       const targets = this.legal.moves.get(from);
       if (cell === from) {
         // The origin: with a new rotation it is a rotation in place.
-        if (sel.rot !== sel.piece.rotation) this.sendMove(`${from}-${from}/${sel.rot}`);
+        if (sel.rot !== sel.piece.rotation) this.play(cell);
         else this.cancel();
       } else if (targets && targets.has(cell)) {
-        this.sendMove(`${from}-${cell}/${sel.rot}`);
+        this.play(cell);
       } else if (ownMovable && ownMovable !== sel.piece) {
         this.selectPiece(ownMovable);
       } else if (sel.piece.cells.includes(cell)) {
@@ -466,9 +607,12 @@ class GameScreen {
       }
       return;
     }
-    if (ownMovable) this.selectPiece(ownMovable);
-    else if (piece && piece.side === this.live.to_move) this.say("That piece cannot move now.");
-    this.renderStack();
+    if (ownMovable) {
+      this.selectPiece(ownMovable);
+      return;
+    }
+    if (piece && piece.side === this.live.to_move) this.say("That piece cannot move now.");
+    this.openStack(cell);
   }
 
   hoverCell(cell) {
@@ -480,6 +624,7 @@ class GameScreen {
 
   cancel() {
     this.sel = null;
+    this.confirm.clear();
     this.render();
   }
 
@@ -494,6 +639,7 @@ class GameScreen {
       }
     } else if (e.key === "Escape") {
       if (this.sel) this.cancel();
+      else if (this.stack.isOpen) this.stack.open(false);
     } else if (e.key === "ArrowLeft") {
       this.step(-1);
       e.preventDefault();
@@ -564,6 +710,8 @@ class GameScreen {
     this.renderBoard();
     this.renderStack();
     this.analysis.update(this.live, v, this.replayPly != null);
+    const s = this.live;
+    this.notifier.update(s, s.status === "ongoing" && !s.ai_thinking && this.seats().includes(s.to_move));
   }
 
   renderStatus() {
@@ -574,7 +722,7 @@ class GameScreen {
     if (this.replayPly != null) {
       text = `Replaying: the position after ${this.replayPly} of ${s.ply} plies (read-only).`;
     } else if (s.status === "over") {
-      text = `Game over: ${s.result ? s.result.text : ""}`;
+      text = s.result ? `Game over. ${headline(s.result, seats)}: ${reasonText(s.result)}` : "Game over.";
     } else {
       const mover = cap(s.to_move);
       const open = s.invite_open;
@@ -600,37 +748,27 @@ class GameScreen {
     const ongoing = s.status === "ongoing";
     const mine = this.canMove();
     // Players, offers and requests.
-    const who = (side) => {
-      if (s.ai && s.ai.side === side) return `the AI (level ${s.ai.level}, ${LEVEL_NAMES[s.ai.level] || ""})`;
-      if (s.invite_open === side) return "nobody yet (invited)";
-      if (seats.includes(side)) return s.mode === "hotseat" ? "this screen" : "you";
-      return seats.length ? "your opponent" : "a player";
-    };
-    this.players.textContent = `${cap(s.variant)} game · White: ${who("white")} · Black: ${who("black")}` +
-      (player ? "" : " · you are spectating");
-    this.notice.textContent = s.notice || "";
+    this.playersBox.update(s, seats);
+    this.notice.textContent = s.notice ? `${cap(s.notice)}.` : "";
     show(this.notice, !!s.notice);
-    const over = s.status === "over";
-    this.banner.replaceChildren();
-    if (over && s.result) {
-      const r = s.result;
-      this.banner.append(h("strong", {}, r.score), " ", r.text);
-      if (r.central && r.reason !== "connection") {
-        this.banner.append(h("span", { class: "central" },
-          ` · central hexagon: White ${r.central.white}, Black ${r.central.black}`));
-      }
-    }
-    show(this.banner, over);
+    this.endgame.update(s, seats, this.busy);
+    this.clocks.update(s);
+    // What is on offer, for everyone (those who answer get buttons below).
+    const offers = [];
+    if (ongoing && s.draw_offer) offers.push(`${cap(s.draw_offer)} offers a draw.`);
+    if (ongoing && s.takeback_request) offers.push(`${cap(s.takeback_request)} asks to take back ${this.takebackText(s.takeback_request)}.`);
+    this.offers.textContent = offers.join(" ");
+    show(this.offers, offers.length > 0 && !seats.length);
     const answerDraw = ongoing && s.draw_offer && seats.includes(other(s.draw_offer));
     this.drawPrompt.querySelector(".prompt-text").textContent = answerDraw
       ? `${cap(s.draw_offer)} offers a draw.` : "";
     show(this.drawPrompt, !!answerDraw);
     const answerTakeback = s.takeback_request && seats.includes(other(s.takeback_request));
     this.takebackPrompt.querySelector(".prompt-text").textContent = answerTakeback
-      ? `${cap(s.takeback_request)} asks to take back their last move.` : "";
+      ? `${cap(s.takeback_request)} asks to take back ${this.takebackText(s.takeback_request)}.` : "";
     show(this.takebackPrompt, !!answerTakeback);
     // Games ended by resignation or agreement cannot be taken back (docs/API.md).
-    const final = s.result && (s.result.reason === "resignation" || s.result.reason === "agreement");
+    const final = s.result && !["connection", "central count", "no connection"].includes(s.result.reason);
     // With the other seat still empty nobody could answer an offer or a request.
     const alone = !!s.invite_open;
     show(this.takebackBtn, player && !final && !alone);
@@ -682,16 +820,24 @@ class GameScreen {
       linkRow(url(`/game/${this.id}`), "spectate-link", "copy-spectate", say));
   }
 
-  /** The rotation display, the selection line and the ghost (cheap: on R, wheel, hover). */
+  /** The rotation display, the selection line, the confirm bar and the ghost (cheap: on R, wheel, hover). */
   renderSelection(withOverlay = true) {
     const sel = this.sel;
     const kind = sel ? (sel.type === "add" ? sel.kind : sel.piece.kind) : null;
     this.rotation.textContent = sel ? String(sel.rot) : "–";
-    this.rotationIcon.replaceChildren(sel ? pieceIcon(this.geom, kind, sel.rot, this.live.to_move) : "");
+    this.rotationIcon.replaceChildren(sel ? pieceIcon(this.geom, kind, sel.rot, this.live.to_move, this.flipped) : "");
     this.rotateBtn.disabled = !sel;
+    const tap = this.confirm.touch ? "tap" : "click";
     this.selInfo.textContent = !sel ? (this.canMove() ? "Pick a piece from your reserve or one of your pieces." : "")
-      : sel.type === "add" ? `Adding ${kind}: click a highlighted cell for its PÜNCT.`
-        : `Moving ${kind} from ${sel.piece.punct}: click a highlighted cell (Esc cancels).`;
+      : sel.type === "add" ? `Adding ${kind}: ${tap} a marked cell for its PÜNCT.`
+        : `Moving ${kind} from ${sel.piece.punct}: ${tap} a marked cell (Esc cancels).`;
+    if (sel) this.stack.open(false);
+    const move = moveAt(this.sel, this.confirm.cell);
+    this.confirm.render(move, this.isLegal(move));
+    // Adding one's last piece ends the game: say what decides it then.
+    const warn = sel && sel.type === "add" ? lastPieceWarning(this.live, this.live.to_move) : "";
+    this.warning.textContent = warn;
+    show(this.warning, !!warn);
     if (withOverlay) this.renderOverlay();
   }
 
@@ -699,32 +845,21 @@ class GameScreen {
     const s = this.view;
     const seats = this.seats();
     const mine = this.canMove();
+    const sel = this.sel && this.sel.type === "add" ? this.sel : null;
     for (const side of ["white", "black"]) {
-      const { buttons, label } = this.reserves[side];
-      const total = KINDS.reduce((n, k) => n + (s.reserves[side][k] || 0), 0);
-      label.textContent = `${cap(side)}${seats.length === 1 && seats[0] === side ? " (you)" : ""}: ${total} in reserve`;
-      this.reserveEls[side].classList.toggle("to-move", s.to_move === side);
-      buttons.forEach((b, i) => {
-        const kind = KINDS[i];
-        const count = s.reserves[side][kind] || 0;
-        const selected = this.sel && this.sel.type === "add" && this.sel.kind === kind && side === s.to_move;
-        const icon = pieceIcon(this.geom, kind, selected ? this.sel.rot : 0, side);
-        b.replaceChildren(icon, h("span", { class: "count" }, String(count)));
-        b.disabled = !(mine && side === s.to_move && this.legal.adds.has(kind));
-        b.classList.toggle("selected", !!selected);
-        b.classList.toggle("empty", count === 0);
-        b.setAttribute("aria-label", `${side} ${kind}: ${count} left`);
+      const moving = side === s.to_move;
+      this.bars[side].render({
+        state: s, role: roleOf(s, side, seats), canPick: mine && moving,
+        legalKinds: moving ? new Set(this.legal.adds.keys()) : new Set(), sel: moving ? sel : null,
+        counting: this.counting === side, flipped: this.flipped,
       });
     }
-    // The player's own reserve goes under the board (moved only when it changes).
+    // The player's own bar goes under the board (or under the opponent's beside it).
     const blackBelow = seats.length === 1 && seats[0] === "black";
-    const below = blackBelow ? this.reserveEls.black : this.reserveEls.white;
-    const above = blackBelow ? this.reserveEls.white : this.reserveEls.black;
-    const wrap = this.board.el.parentNode;
-    if (above.nextElementSibling !== wrap || below.previousElementSibling !== wrap) {
-      wrap.before(above);
-      wrap.after(below);
-    }
+    const below = blackBelow ? this.bars.black.el : this.bars.white.el;
+    const above = blackBelow ? this.bars.white.el : this.bars.black.el;
+    if (above.parentNode !== this.barSlots.top) this.barSlots.top.append(above);
+    if (below.parentNode !== this.barSlots.bottom) this.barSlots.bottom.append(below);
   }
 
   renderMoves() {
@@ -772,82 +907,29 @@ class GameScreen {
 
   renderBoard() {
     if (!this.board) return;
-    const mine = this.canMove();
-    this.board.setPosition(this.view, {
-      dimSide: mine ? this.live.to_move : null,
+    const side = this.live.to_move;
+    const v = this.view;
+    this.board.setPosition(v, {
+      // One's own pieces that may move now get a ring (none are dimmed), until one is picked.
+      movable: this.canMove() && !this.sel ? new Set(v.pieces.filter((p) => p.movable && p.side === side)) : null,
       lifted: this.sel && this.sel.type === "move" ? this.sel.piece : null,
+      counted: this.counting ? { side: this.counting, cells: countedCells(v, this.geom, this.counting) } : null,
     });
     this.renderOverlay();
   }
 
   renderOverlay() {
     if (!this.board) return;
-    const o = { hover: this.hover, mode: this.sel ? this.sel.type : undefined };
-    const sel = this.sel;
-    const side = this.view.to_move;
-    if (this.canMove()) {
-      o.movable = new Set();
-      for (const p of this.view.pieces) if (p.movable && p.side === side) p.cells.forEach((c) => o.movable.add(c));
-    }
-    if (sel && sel.type === "add") {
-      o.legal = this.legal.adds.get(sel.kind)?.get(sel.rot) || new Set();
-      if (this.hover) {
-        o.ghost = { dots: this.geom.footprint(sel.kind, sel.rot, this.hover), side, legal: o.legal.has(this.hover) };
-      }
-    } else if (sel && sel.type === "move") {
-      const from = sel.piece.punct;
-      const targets = this.legal.moves.get(from) || new Map();
-      o.legal = new Set(targets.keys());
-      o.origin = from;
-      o.lines = from;
-      const at = this.hover || from;
-      if (!(at === from && sel.rot === sel.piece.rotation)) {
-        o.ghost = {
-          dots: this.geom.footprint(sel.piece.kind, sel.rot, at), side,
-          legal: !!(targets.get(at) && targets.get(at).has(sel.rot)),
-        };
-      }
-    }
+    // A tapped target waiting for its confirmation keeps the ghost in place.
+    const o = selectionOverlay(this.sel, this.legal, this.confirm.cell || this.hover, this.view.to_move);
+    // A tapped cell stays highlighted while its stack is shown in the sheet.
+    if (!o.hover && this.stack.isOpen) o.hover = this.pinned;
     const best = this.analysis.bestFor(this.view.position);
-    if (best) o.best = this.bestDrawing(best);
+    if (best) o.best = bestDrawing(this.view, best);
     this.board.setOverlay(o);
   }
 
-  /** How to draw the engine's best move: a ghost piece and, for a move, an arrow. */
-  bestDrawing(best) {
-    const stm = this.view.position.split(":")[1] === "w" ? "white" : "black";
-    let x;
-    if ((x = ADD.exec(best))) {
-      return { dots: this.geom.footprint(x[1], +x[3], x[2]), side: stm };
-    }
-    if ((x = MOVE.exec(best))) {
-      const piece = Board.topPieceWithPunct(this.view, x[1]);
-      if (!piece) return null;
-      return { from: x[1], to: x[2], dots: this.geom.footprint(piece.kind, +x[3], x[2]), side: stm };
-    }
-    return null;
-  }
-
   renderStack() {
-    const cell = this.hover || this.pinned;
-    if (!cell || !this.view) {
-      this.stackView.replaceChildren(h("p", { class: "small" }, "Hover over or tap a cell to see its stack."));
-      return;
-    }
-    const dots = this.view.stacks[cell] || [];
-    const c = this.geom.cell(cell);
-    const title = h("div", { class: "stack-title" }, h("strong", {}, cell),
-      c && c.central ? " · central hexagon" : "", c && c.edges.length ? ` · ${c.edges.join(", ")}` : "");
-    if (!dots.length) {
-      this.stackView.replaceChildren(title, h("p", { class: "small" }, "Empty."));
-      return;
-    }
-    // Bottom to top, as the server lists them.
-    const items = dots.map((d) => h("li", { "data-level": d.level, "data-side": d.side, "data-kind": d.kind, "data-punct": String(d.punct) },
-      h("span", { class: `swatch ${d.side}` }),
-      `level ${d.level}: ${d.side} ${d.kind}${d.punct ? " · PÜNCT" : ""}`));
-    this.stackView.replaceChildren(title,
-      h("p", { class: "small" }, `height ${dots.at(-1).level + 1}; bottom first:`),
-      h("ol", { class: "stack" }, items));
+    this.stack.show(this.hover || this.pinned, this.view, this.geom);
   }
 }

@@ -633,8 +633,21 @@ impl Ws {
     }
 
     /// The next text message, unparsed (for clients that read only a few
-    /// fields of each).
+    /// fields of each). The server's `time` and `presence` messages, which
+    /// come on connect and whenever presence changes, are skipped: read
+    /// them with [`Ws::try_recv_text_any`].
     pub fn try_recv_text(&mut self) -> Result<String, String> {
+        loop {
+            let text = self.try_recv_text_any()?;
+            if !(text.starts_with(r#"{"type":"time""#) || text.starts_with(r#"{"type":"presence""#))
+            {
+                return Ok(text);
+            }
+        }
+    }
+
+    /// The next text message, whatever its type.
+    pub fn try_recv_text_any(&mut self) -> Result<String, String> {
         loop {
             match self.socket.read() {
                 Ok(tungstenite::Message::Text(t)) => return Ok(t.as_str().to_string()),
@@ -776,5 +789,62 @@ impl Ws {
             }
             Err(e) => Err(e.to_string()),
         }
+    }
+}
+
+// ------------------------------------------------------------ clocks and presence
+
+/// Milliseconds since 1970 now (the server runs on this machine: the
+/// same clock).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+impl Ws {
+    /// The next JSON message of any type, `time` and `presence` included.
+    pub fn recv_any(&mut self) -> Value {
+        let text = self.try_recv_text_any().unwrap_or_else(|e| panic!("{e}"));
+        serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("a message that is not JSON ({e}): {text}"))
+    }
+
+    /// Reads messages of any type until one satisfies `want`, which it
+    /// returns.
+    pub fn recv_any_until(&mut self, want: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let msg = self.recv_any();
+            if want(&msg) {
+                return msg;
+            }
+        }
+    }
+}
+
+impl Server {
+    /// A server on a fresh data directory of its own with these extra
+    /// `punct serve` flags.
+    pub fn start_flags_own(flags: &[&str]) -> Server {
+        Server::start_ai_flags(AI_MOVETIME_MS, flags)
+    }
+
+    /// Claims the win by abandonment with `token`.
+    pub fn abandon(&self, id: &str, token: &str) -> (u16, Value) {
+        self.post(
+            &format!("/api/games/{id}/abandon"),
+            &json!({ "token": token }),
+        )
+    }
+
+    /// An online game with `clock` and both seats taken (white created
+    /// it, black claimed the invite).
+    pub fn create_online_clock(&self, clock: Value) -> Created {
+        let mut g = self.create(json!({"mode": "online", "clock": clock}));
+        let code = g.invite.clone().expect("an online game has an invite");
+        let (status, body) = self.claim(&g.id, &code);
+        assert_eq!(status, 200, "claiming the seat of {}: {body}", g.id);
+        g.black = body["token"].as_str().map(str::to_string);
+        g
     }
 }

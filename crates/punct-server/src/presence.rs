@@ -1,0 +1,409 @@
+//! Presence: who watches a game live. A live socket holds a seat once it
+//! says so (`{"type": "hello", "token": …}` with that seat's token);
+//! until then, and with a token that holds no seat, it is a spectator.
+//! Each game's slot counts the sockets per side and the spectators and
+//! pushes every change to all of the game's sockets as a `presence`
+//! message, bursts coalesced. Presence is not part of the game's state:
+//! it is not stored and has no version.
+//!
+//! On it rests abandonment: in an online real-time game, a player whose
+//! opponent has had no live socket for `--abandon-after` may claim the win.
+
+use crate::app::{App, Changed, Shared};
+use crate::clock::TimeControl;
+use crate::error::ApiError;
+use crate::games::{now_ms, LiveGame, Mode};
+use crate::limits::{Client, ClientKey};
+use crate::routes::{json_text, Body};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use punct_core::Side;
+use serde::Deserialize;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// A change is pushed this long after it happened (more changes meanwhile
+/// go with it), longer on games with many sockets.
+const COALESCE_MS: u64 = 100;
+
+/// One game's live sockets, counted.
+pub(crate) struct Presence {
+    counts: Mutex<Counts>,
+    /// Ticks once per pushed change; each socket then sends the presence
+    /// as it is when sent.
+    changed: watch::Sender<u64>,
+}
+
+#[derive(Default)]
+struct Counts {
+    /// Sockets holding each side's seat (white, black).
+    sockets: [u32; 2],
+    spectators: u32,
+    /// Whether a person holds each seat (not the AI, not an open seat).
+    person: [bool; 2],
+    /// Since when each person's seat has had no socket (ms since 1970).
+    away_since: [Option<i64>; 2],
+    /// A push is on its way.
+    pending: bool,
+    ticks: u64,
+}
+
+fn index(side: Side) -> usize {
+    match side {
+        Side::White => 0,
+        Side::Black => 1,
+    }
+}
+
+fn person(game: &LiveGame, side: Side) -> bool {
+    game.ai_side() != Some(side) && game.invite_open() != Some(side)
+}
+
+impl Presence {
+    /// Nobody connected yet: a person's seat is away from now.
+    pub(crate) fn new(game: &LiveGame) -> Presence {
+        let now = now_ms();
+        let mut c = Counts::default();
+        for side in [Side::White, Side::Black] {
+            let i = index(side);
+            c.person[i] = person(game, side);
+            c.away_since[i] = c.person[i].then_some(now);
+        }
+        Presence {
+            counts: Mutex::new(c),
+            changed: watch::channel(0).0,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Counts> {
+        self.counts.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The game changed: a seat newly claimed is away from now until its
+    /// player connects.
+    pub(crate) fn seats_changed(self: &Arc<Self>, game: &LiveGame) {
+        let mut c = self.lock();
+        let mut changed = false;
+        for side in [Side::White, Side::Black] {
+            let i = index(side);
+            let now_person = person(game, side);
+            if now_person != c.person[i] {
+                c.person[i] = now_person;
+                c.away_since[i] = (now_person && c.sockets[i] == 0).then(now_ms);
+                changed = true;
+            }
+        }
+        if changed {
+            self.push(&mut c);
+        }
+    }
+
+    /// Schedules a push of the counts to every socket (one for a burst).
+    fn push(self: &Arc<Self>, c: &mut Counts) {
+        c.ticks += 1;
+        if c.pending {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        c.pending = true;
+        let presence = self.clone();
+        let wait = COALESCE_MS + (self.changed.receiver_count() as u64 / 10).min(1900);
+        runtime.spawn(async move {
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            let ticks = {
+                let mut c = presence.lock();
+                c.pending = false;
+                c.ticks
+            };
+            presence.changed.send_replace(ticks);
+        });
+    }
+
+    /// Tells when the presence changed.
+    pub(crate) fn subscribe(&self) -> watch::Receiver<u64> {
+        self.changed.subscribe()
+    }
+
+    /// The `presence` message as of `now`:
+    /// `{"type":"presence","white":{"connected":true,"away_ms":null},
+    /// "black":{"connected":false,"away_ms":12000},"spectators":2}`.
+    pub(crate) fn message(&self, now: i64) -> String {
+        let c = self.lock();
+        let side = |i: usize| {
+            let away = match c.away_since[i] {
+                Some(t) if c.sockets[i] == 0 => (now - t).max(0).to_string(),
+                _ => "null".to_string(),
+            };
+            format!(r#"{{"connected":{},"away_ms":{away}}}"#, c.sockets[i] > 0)
+        };
+        format!(
+            r#"{{"type":"presence","white":{},"black":{},"spectators":{}}}"#,
+            side(0),
+            side(1),
+            c.spectators
+        )
+    }
+
+    /// How long `side`'s player has had no live socket (`None` while
+    /// connected, and for the AI's side or an open seat).
+    pub(crate) fn away_ms(&self, side: Side, now: i64) -> Option<i64> {
+        let c = self.lock();
+        let i = index(side);
+        match c.away_since[i] {
+            Some(t) if c.sockets[i] == 0 => Some((now - t).max(0)),
+            _ => None,
+        }
+    }
+}
+
+/// A live socket counted in its game's presence (as a spectator until it
+/// holds seats) until dropped.
+pub(crate) struct Member {
+    presence: Arc<Presence>,
+    seats: Vec<Side>,
+}
+
+impl Member {
+    /// A new socket, counted as a spectator.
+    pub(crate) fn join(presence: &Arc<Presence>) -> Member {
+        let member = Member {
+            presence: presence.clone(),
+            seats: Vec::new(),
+        };
+        member.count(1);
+        member
+    }
+
+    /// The socket now holds `seats` (none: a spectator).
+    pub(crate) fn hold(&mut self, seats: Vec<Side>) {
+        if seats == self.seats {
+            return;
+        }
+        self.count(-1);
+        self.seats = seats;
+        self.count(1);
+    }
+
+    fn count(&self, by: i32) {
+        let mut c = self.presence.lock();
+        let now = now_ms();
+        if self.seats.is_empty() {
+            c.spectators = c.spectators.saturating_add_signed(by);
+        }
+        for &side in &self.seats {
+            let i = index(side);
+            c.sockets[i] = c.sockets[i].saturating_add_signed(by);
+            // Away since the last socket closed (or still since the same
+            // time if it was away already).
+            let was = c.away_since[i];
+            c.away_since[i] = (c.sockets[i] == 0 && c.person[i]).then(|| was.unwrap_or(now));
+        }
+        self.presence.push(&mut c);
+    }
+}
+
+impl Drop for Member {
+    fn drop(&mut self) {
+        self.count(-1);
+    }
+}
+
+// ------------------------------------------------------------ abandonment
+
+impl LiveGame {
+    /// The holder of `token` claims the win because the opponent has had
+    /// no live socket for `after_ms` (`away` says how long, `None` while
+    /// connected). Online real-time games only.
+    pub fn abandon(
+        &mut self,
+        token: &str,
+        away: impl FnOnce(Side) -> Option<i64>,
+        after_ms: i64,
+    ) -> Result<(), ApiError> {
+        if self.is_over() {
+            return Err(ApiError::conflict("game_over", "the game is over"));
+        }
+        let seats = self.seats(token);
+        let Some(&side) = seats.first() else {
+            return Err(ApiError::forbidden(
+                "bad_token",
+                "this token holds no seat in this game",
+            ));
+        };
+        if self.mode != Mode::Online {
+            return Err(ApiError::conflict(
+                "not_online",
+                format!(
+                    "a win by abandonment can be claimed in online games only, not in a {} game",
+                    self.mode.name()
+                ),
+            ));
+        }
+        match self.time_control() {
+            Some(TimeControl::Realtime { .. }) => {}
+            tc => {
+                return Err(ApiError::conflict(
+                    "no_clock",
+                    format!(
+                        "a win by abandonment can be claimed in games with a real-time clock \
+                         only; this game {}",
+                        if tc.is_some() {
+                            "has a correspondence clock"
+                        } else {
+                            "is untimed"
+                        }
+                    ),
+                ))
+            }
+        }
+        let opponent = side.opponent();
+        if self.invite_open() == Some(opponent) {
+            return Err(ApiError::conflict(
+                "no_opponent",
+                format!("{opponent}'s player has not joined yet: there is nobody to leave"),
+            ));
+        }
+        let after_s = (after_ms + 999) / 1000;
+        match away(opponent) {
+            None => Err(ApiError::conflict(
+                "not_abandoned",
+                format!(
+                    "{opponent}'s player is connected; the win can be claimed once they have \
+                     been gone for {after_s} s"
+                ),
+            )),
+            Some(ms) if ms < after_ms => {
+                let remain = (after_ms - ms + 999) / 1000;
+                Err(ApiError::conflict(
+                    "not_abandoned",
+                    format!(
+                        "{opponent}'s player has been gone for {} s; the win can be claimed \
+                         after {after_s} s, in {remain} s",
+                        ms / 1000
+                    ),
+                ))
+            }
+            Some(_) => {
+                self.end_by(side, format!("abandonment:{opponent}"));
+                Ok(())
+            }
+        }
+    }
+}
+
+impl App {
+    /// Claims the win in game `id` for the holder of `token` because the
+    /// opponent left (see [`LiveGame::abandon`]).
+    pub(crate) async fn abandon(
+        self: &Arc<Self>,
+        client: ClientKey,
+        id: &str,
+        token: &str,
+    ) -> Result<Changed, ApiError> {
+        let presence = self.slot(id).await?.presence.clone();
+        let after_ms = self.config.abandon_after.as_millis() as i64;
+        self.change_by(client, id, |g| {
+            g.abandon(token, |side| presence.away_ms(side, now_ms()), after_ms)
+        })
+        .await
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AbandonRequest {
+    token: String,
+}
+
+/// `POST /api/games/{id}/abandon`: the new state.
+pub(crate) async fn post_abandon(
+    State(app): Shared,
+    Client(client): Client,
+    Path(id): Path<String>,
+    Body(req): Body<AbandonRequest>,
+) -> Result<Response, ApiError> {
+    let changed = app.abandon(client, &id, &req.token).await?;
+    Ok(json_text(StatusCode::OK, changed.state.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::GameRow;
+    use punct_core::{Position, Variant};
+
+    fn online(both_seats: bool) -> LiveGame {
+        let row = GameRow {
+            id: "g".into(),
+            variant: "standard".into(),
+            mode: "online".into(),
+            white_token: Some("w".into()),
+            black_token: both_seats.then(|| "b".into()),
+            invite: (!both_seats).then(|| "code".into()),
+            start: Position::new(Variant::Standard).to_position_string(),
+            version: 1,
+            ..GameRow::default()
+        };
+        let mut g = LiveGame::new(row, Position::new(Variant::Standard)).unwrap();
+        g.set_time_control(Some(TimeControl::Realtime {
+            initial: 60,
+            increment: 0,
+        }));
+        g
+    }
+
+    #[tokio::test]
+    async fn sockets_count_per_side_and_spectators() {
+        let game = online(true);
+        let p = Arc::new(Presence::new(&game));
+        let t0 = now_ms();
+        assert!(p.away_ms(Side::White, t0 + 5).is_some());
+        let mut white = Member::join(&p);
+        let _spectator = Member::join(&p);
+        white.hold(vec![Side::White]);
+        let msg: serde_json::Value = serde_json::from_str(&p.message(now_ms())).unwrap();
+        assert_eq!(msg["type"], "presence");
+        assert_eq!(msg["white"]["connected"], true);
+        assert_eq!(msg["white"]["away_ms"], serde_json::Value::Null);
+        assert_eq!(msg["black"]["connected"], false);
+        assert!(msg["black"]["away_ms"].as_i64().is_some());
+        assert_eq!(msg["spectators"], 1);
+        assert_eq!(p.away_ms(Side::White, now_ms()), None);
+        let left = now_ms();
+        drop(white);
+        assert!(p.away_ms(Side::White, left + 1000).unwrap() >= 1000);
+        let msg: serde_json::Value = serde_json::from_str(&p.message(now_ms())).unwrap();
+        assert_eq!(msg["spectators"], 1);
+    }
+
+    #[test]
+    fn abandonment_needs_an_opponent_gone_long_enough() {
+        let mut g = online(true);
+        let code = |r: Result<(), ApiError>| r.err().map(|e| e.code);
+        assert_eq!(code(g.abandon("x", |_| Some(0), 1000)), Some("bad_token"));
+        assert_eq!(code(g.abandon("w", |_| None, 1000)), Some("not_abandoned"));
+        let e = g.abandon("w", |_| Some(400), 2000).unwrap_err();
+        assert!(e.message.contains("in 2 s"), "{}", e.message);
+        g.abandon("w", |_| Some(2000), 2000).unwrap();
+        assert_eq!(g.row.reason.as_deref(), Some("abandonment:black"));
+        assert_eq!(g.row.result.as_deref(), Some("1-0"));
+        assert_eq!(g.row.clock_since, None);
+        assert_eq!(code(g.abandon("w", |_| Some(9999), 1)), Some("game_over"));
+
+        let mut waiting = online(false);
+        assert_eq!(
+            code(waiting.abandon("w", |_| Some(9999), 1)),
+            Some("no_opponent")
+        );
+        let mut untimed = online(true);
+        untimed.set_time_control(None);
+        assert_eq!(
+            code(untimed.abandon("w", |_| Some(9999), 1)),
+            Some("no_clock")
+        );
+    }
+}

@@ -1,0 +1,143 @@
+//! Rematches: after a game, the same players and settings again with the
+//! colours swapped. Online the other player answers the offer; against
+//! the AI or at one screen it starts at once. Each player keeps their
+//! seat's token, so their browser holds the new seat without a new link.
+
+use crate::app::App;
+use crate::error::ApiError;
+use crate::games::{now_ms, side_from_name, LiveGame, Mode};
+use crate::limits::ClientKey;
+use crate::store::GameRow;
+use punct_core::{Position, Variant};
+use std::sync::Arc;
+
+impl LiveGame {
+    /// `offer`, `accept` or `decline` a rematch for the holder of `token`.
+    /// Answers the new game's row (to be stored as `new_id`) when the
+    /// rematch starts; the game then points to it.
+    pub fn rematch(
+        &mut self,
+        token: &str,
+        action: &str,
+        new_id: &str,
+    ) -> Result<Option<GameRow>, ApiError> {
+        if !self.is_over() {
+            return Err(ApiError::conflict(
+                "game_on",
+                "the game is still being played: a rematch can be offered when it ends",
+            ));
+        }
+        if let Some(id) = &self.row.rematch {
+            return Err(ApiError::conflict(
+                "rematch_started",
+                format!("the rematch has begun already: game {id}"),
+            ));
+        }
+        let seats = self.seats(token);
+        let Some(&side) = seats.first() else {
+            return Err(ApiError::forbidden(
+                "bad_token",
+                "this token holds no seat in this game",
+            ));
+        };
+        let offered_by = self.row.rematch_offer.as_deref().and_then(side_from_name);
+        let answering = offered_by.is_some_and(|o| o != side || seats.len() > 1);
+        match action {
+            "offer" | "accept" if self.mode != Mode::Online || answering => {
+                Ok(Some(self.start_rematch(new_id)))
+            }
+            "offer" => {
+                if offered_by == Some(side) {
+                    return Err(ApiError::conflict(
+                        "own_offer",
+                        "you have offered a rematch already: the other player must answer",
+                    ));
+                }
+                self.row.rematch_offer = Some(side.name().to_string());
+                self.notice = None;
+                self.changed();
+                Ok(None)
+            }
+            "accept" | "decline" if !answering => Err(ApiError::conflict(
+                "no_offer",
+                "no rematch has been offered to you",
+            )),
+            "decline" => {
+                self.row.rematch_offer = None;
+                self.notice = Some(format!("{side} declines the rematch"));
+                self.changed();
+                Ok(None)
+            }
+            other => Err(ApiError::bad_request(
+                "bad_action",
+                format!("{other:?} is not a rematch action: use offer, accept or decline"),
+            )),
+        }
+    }
+
+    /// Undoes the pointer to a rematch that could not be stored.
+    pub fn forget_rematch(&mut self, id: &str) {
+        if self.row.rematch.as_deref() == Some(id) {
+            self.row.rematch = None;
+            self.notice = Some("the rematch could not be started; try again".to_string());
+            self.changed();
+        }
+    }
+
+    /// The rematch's row (seats, names and the AI's side swapped; the
+    /// same variant, mode and time control), and this game pointing to it.
+    fn start_rematch(&mut self, new_id: &str) -> GameRow {
+        let old = &self.row;
+        let variant = match old.variant.as_str() {
+            "basic" => Variant::Basic,
+            _ => Variant::Standard,
+        };
+        let now = now_ms();
+        let row = GameRow {
+            id: new_id.to_string(),
+            variant: old.variant.clone(),
+            mode: old.mode.clone(),
+            ai_level: old.ai_level,
+            ai_side: self.ai_side().map(|s| s.opponent().name().to_string()),
+            white_token: old.black_token.clone(),
+            black_token: old.white_token.clone(),
+            white_name: old.black_name.clone(),
+            black_name: old.white_name.clone(),
+            start: Position::new(variant).to_position_string(),
+            moves: String::new(),
+            created: now,
+            updated: now,
+            version: 1,
+            status: "ongoing".to_string(),
+            plies: 0,
+            clock: old.clock.clone(),
+            ..GameRow::default()
+        };
+        self.row.rematch = Some(new_id.to_string());
+        self.row.rematch_offer = None;
+        self.notice = None;
+        self.changed();
+        row
+    }
+}
+
+impl App {
+    /// Stores a rematch's new game and starts the AI if it moves first.
+    pub(crate) async fn add_rematch(
+        self: &Arc<Self>,
+        row: GameRow,
+        client: ClientKey,
+    ) -> Result<(), ApiError> {
+        let mut game = LiveGame::from_row(row).map_err(ApiError::internal)?;
+        // The clocks start full, as in any new game with this time control.
+        game.set_time_control(game.time_control());
+        let ai_job = self.reserve_ai(client, &mut game)?;
+        self.store
+            .insert(game.row.clone())
+            .await
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        let slot = self.insert(game);
+        self.start_ai(&slot, ai_job);
+        Ok(())
+    }
+}

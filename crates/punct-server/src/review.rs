@@ -1,0 +1,203 @@
+//! The post-game analysis: when a game ends, every position of it is
+//! searched briefly in the background (as the server's own AI jobs, so
+//! players' moves and analyses take turns with it), and the game stores
+//! the evaluation after each ply and the moves where it swung most.
+
+use crate::app::App;
+use crate::games::LiveGame;
+use crate::limits::ClientKey;
+use punct_core::{Position, Side, Status};
+use punct_engine::{Ai, Engine, Level, Limits, Score};
+use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// Games waiting for their review; more are dropped (and queued again
+/// when next opened).
+pub(crate) const QUEUE: usize = 1000;
+
+/// The evaluation's range: a forced result counts as this much.
+const MAX: i64 = 1000;
+/// A move that loses this much (hundredths of a cell in the race) is a
+/// mistake, and a blunder from `BLUNDER`.
+const MISTAKE: i64 = 150;
+const BLUNDER: i64 = 400;
+
+impl App {
+    /// Queues game `game`'s review if it has ended and has none yet.
+    pub(crate) fn queue_review(&self, game: &LiveGame) {
+        if game.is_over() && game.row.review.is_none() && !game.game.is_empty() {
+            let _ = self.reviews.try_send(game.row.id.clone());
+        }
+    }
+}
+
+/// Reviews the queued games one at a time until the server stops.
+pub(crate) async fn review_worker(app: Arc<App>, mut queue: mpsc::Receiver<String>) {
+    let mut stopping = app.stopping.subscribe();
+    loop {
+        let id = tokio::select! {
+            id = queue.recv() => match id {
+                Some(id) => id,
+                None => return,
+            },
+            _ = stopping.changed() => return,
+        };
+        if let Err(e) = review(&app, &id).await {
+            eprintln!("punct serve: game {id}: the post-game analysis failed: {e}");
+        }
+    }
+}
+
+async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
+    let slot = app.slot(id).await.map_err(|e| e.message)?;
+    let (game, moves_text) = {
+        let g = slot.game.lock().await;
+        if !g.is_over() || g.row.review.is_some() {
+            return Ok(());
+        }
+        (g.game.clone(), g.row.moves.clone())
+    };
+    let movetime = app.config.review_movetime_ms;
+    let mut values = Vec::new();
+    let mut best = Vec::new();
+    let mut pos = game.start().clone();
+    let moves: Vec<_> = game.moves().collect();
+    for i in 0..=moves.len() {
+        if *app.stopping.borrow() {
+            return Ok(());
+        }
+        let (value, mv) = evaluate(app, &pos, movetime).await?;
+        values.push(value);
+        best.push(mv);
+        if let Some(&m) = moves.get(i) {
+            pos.play(m).map_err(|e| format!("ply {}: {e}", i + 1))?;
+        }
+    }
+    let mistakes = mistakes(&values, &moves, game.start().side_to_move(), &best);
+    let review = json!({
+        "movetime": movetime,
+        "values": values,
+        "best": best,
+        "mistakes": mistakes,
+    })
+    .to_string();
+    app.change(id, |g| {
+        // A takeback since has made this review of another game.
+        if g.row.review.is_none() && g.row.moves == moves_text && g.is_over() {
+            g.row.review = Some(review);
+            g.changed();
+        }
+        Ok(())
+    })
+    .await
+    .map_err(|e| e.message)?;
+    Ok(())
+}
+
+/// White's value of `pos` (±`MAX` for a result) and the best move, if
+/// the game goes on there.
+async fn evaluate(
+    app: &Arc<App>,
+    pos: &Position,
+    movetime: u64,
+) -> Result<(i64, Option<String>), String> {
+    match pos.status() {
+        Status::Won(Side::White) => return Ok((MAX, None)),
+        Status::Won(Side::Black) => return Ok((-MAX, None)),
+        s if s.is_over() => return Ok((0, None)),
+        _ => {}
+    }
+    let ticket = app
+        .ai
+        .enqueue(ClientKey::server())
+        .map_err(|_| "the AI's queue is full".to_string())?;
+    let permit = ticket.wait().await.ok_or("the AI's queue is gone")?;
+    let searched = pos.clone();
+    let result = tokio::task::spawn_blocking(move || {
+        let stop = AtomicBool::new(false);
+        let r = Ai::new(Level::Strongest, 0).search(
+            &searched,
+            &Limits::movetime(movetime),
+            &stop,
+            &mut |_| {},
+        );
+        drop(permit);
+        r
+    })
+    .await
+    .map_err(|_| "the search failed".to_string())?;
+    let own = match result.score {
+        Score::Eval(cp) => i64::from(cp).clamp(-MAX, MAX),
+        Score::Win(_) => MAX,
+        Score::Loss(_) => -MAX,
+    };
+    let white = if pos.side_to_move() == Side::White {
+        own
+    } else {
+        -own
+    };
+    Ok((white, Some(result.best.to_string())))
+}
+
+/// The moves that lost most for their player: `values[i]` is White's
+/// value after `i` plies, `first` moved first.
+fn mistakes(
+    values: &[i64],
+    moves: &[punct_core::Move],
+    first: Side,
+    best: &[Option<String>],
+) -> Vec<Value> {
+    let mut found = Vec::new();
+    for (i, mv) in moves.iter().enumerate() {
+        let side = if i % 2 == 0 { first } else { first.opponent() };
+        let sign = if side == Side::White { 1 } else { -1 };
+        let loss = sign * (values[i] - values[i + 1]);
+        if loss >= MISTAKE && best[i].as_deref() != Some(mv.to_string().as_str()) {
+            found.push(json!({
+                "ply": i + 1,
+                "side": side.name(),
+                "move": mv.to_string(),
+                "loss": loss,
+                "best": best[i],
+                "kind": if loss >= BLUNDER { "blunder" } else { "mistake" },
+            }));
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_that_throws_the_lead_away_is_a_mistake_of_its_player() {
+        let moves: Vec<punct_core::Move> = ["T@C5/0", "T@K10/0", "T@D5/0"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let best = vec![Some("x".to_string()); 3];
+        // White +100, then Black's move drops Black from −100 to −600
+        // (White +600): a blunder of Black's; White's next move loses 200.
+        let values = [100, 100, 600, 400];
+        let found = mistakes(&values, &moves, Side::White, &best);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0]["ply"], 2);
+        assert_eq!(found[0]["side"], "black");
+        assert_eq!(found[0]["kind"], "blunder");
+        assert_eq!(found[1]["ply"], 3);
+        assert_eq!(found[1]["side"], "white");
+        assert_eq!(found[1]["loss"], 200);
+        assert_eq!(found[1]["kind"], "mistake");
+    }
+
+    #[test]
+    fn the_best_move_is_never_a_mistake() {
+        let moves: Vec<punct_core::Move> = vec!["T@C5/0".parse().unwrap()];
+        let values = [0, -500];
+        let best = vec![Some("T@C5/0".to_string())];
+        assert!(mistakes(&values, &moves, Side::White, &best).is_empty());
+    }
+}

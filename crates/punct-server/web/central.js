@@ -1,0 +1,33 @@
+// The central count as the page shows it: which central cells count for a
+// side (their top dot is that side's, from the state's stacks and the
+// board's `central` cells) and the warning before a side's last piece.
+
+/** The central cells whose top dot is `side`'s. */
+export function countedCells(state, geom, side) {
+  const cells = [];
+  for (const c of geom.cells) {
+    if (!c.central) continue;
+    const top = (state.stacks[c.name] || []).at(-1);
+    if (top && top.side === side) cells.push(c.name);
+  }
+  return cells;
+}
+
+/** The pieces `side` has left in reserve. */
+export function reserveLeft(state, side) {
+  return Object.values(state.reserves[side] || {}).reduce((n, k) => n + k, 0);
+}
+
+/**
+ * What adding `side`'s last piece decides, in words (docs/API.md
+ * `result`: "central count" in the standard game, "no connection" in the
+ * basic one); "" unless `side` has one piece left.
+ */
+export function lastPieceWarning(state, side) {
+  if (reserveLeft(state, side) !== 1) return "";
+  if (state.variant === "basic") {
+    return "This is your last piece: after it the game ends in a draw unless someone connects.";
+  }
+  const c = state.central || { white: 0, black: 0 };
+  return `This is your last piece: after it the game ends and, unless someone connects, the central count decides — now White ${c.white}, Black ${c.black}.`;
+}

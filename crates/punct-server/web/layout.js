@@ -1,0 +1,46 @@
+// The game screen's frame: a top bar (home, status line, tools), the
+// board in the space it has, each side's bar (reserve, central count,
+// clock) above and below the controls, and a column of panels. Wide
+// screens put the board on the left at the full height of the window and
+// the bars, controls and panels beside it; narrow ones stack them: the
+// opponent's bar, the board, one's own bar, the controls, then the panels
+// (style.css places the parts by these classes). Also the board's flip,
+// remembered in this browser.
+
+import { h } from "./dom.js";
+
+const FLIP_KEY = "punct:flip";
+
+/**
+ * p: {home, status, tools: [elements], toast, board (svg), boardExtras:
+ * [elements over the board], barTop, barBottom (slots), controls: [rows],
+ * side: [panels]}
+ */
+export function gameLayout(p) {
+  return h("div", { class: "game", "data-testid": "game" },
+    h("header", { class: "topbar" }, p.home, p.status, h("div", { class: "tools" }, p.tools)),
+    p.toast,
+    h("div", { class: "game-layout" },
+      h("section", { class: "board-area", "data-testid": "board-area" }, h("div", { class: "board-wrap" }, p.board), p.boardExtras),
+      p.barTop,
+      p.barBottom,
+      h("div", { class: "controls-box", "data-testid": "controls" }, p.controls),
+      h("aside", { class: "side-column" }, p.side)));
+}
+
+/** Whether the board was last flipped in this browser. */
+export function storedFlip() {
+  try {
+    return localStorage.getItem(FLIP_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
+
+export function storeFlip(flipped) {
+  try {
+    localStorage.setItem(FLIP_KEY, flipped ? "1" : "0");
+  } catch {
+    /* storage disabled: this page remembers */
+  }
+}

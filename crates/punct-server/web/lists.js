@@ -1,0 +1,253 @@
+// The start screen's game lists: "My games" (the games this browser holds
+// a seat in) and "Watch" (games between people being played now).
+//
+// Which seats we hold is not in a game summary. The page remembers them
+// with the seat's token (gameMemory entry `seats`) when it creates a game;
+// for games it got otherwise (an invite claimed, a seat's link opened) it
+// asks the server once (`GET /api/games/{id}` with the token answers `you`)
+// and remembers the answer.
+
+import { api } from "./api.js";
+import { h, show, cap, other, gameMemory } from "./dom.js";
+
+/** The most games "My games" asks about (the server's limit for `ids`). */
+const MY_GAMES_MAX = 200;
+/** Lines shown before "Show all". */
+const MY_GAMES_SHOWN = 12;
+/** Seat look-ups per load (each one a full game state). */
+const LOOKUPS_PER_LOAD = 10;
+/** The lists are loaded again this often while the start screen is open. */
+const REFRESH_MS = 30000;
+
+/** A time control in words: "5 min + 3 s", "3 days a move", "no clock". */
+export function clockText(clock) {
+  if (!clock || clock.type === "none") return "no clock";
+  if (clock.type === "realtime") {
+    const initial = clock.initial % 60 === 0 ? `${clock.initial / 60} min` : `${clock.initial} s`;
+    return clock.increment ? `${initial} + ${clock.increment} s` : initial;
+  }
+  if (clock.type === "correspondence") return `${clock.days} ${clock.days === 1 ? "day" : "days"} a move`;
+  return "";
+}
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+/** A game's start as a short local date and time. */
+function when(ms) {
+  try {
+    return new Date(ms).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
+  } catch {
+    return new Date(ms).toLocaleString();
+  }
+}
+
+/** The player of `side` in a summary: a name, "AI level N" or "Anonymous". */
+function playerText(g, side) {
+  const p = g.players && g.players[side];
+  if (p && p.ai) return `AI level ${g.ai ? g.ai.level : "?"}`;
+  return (p && p.name) || "Anonymous";
+}
+
+/** The seats this browser holds in a game (null: not known yet). */
+function seatsOf(entry) {
+  if (!entry) return null;
+  if (Array.isArray(entry.seats)) return entry.seats;
+  return null;
+}
+
+/** Who we play against, in a few words. */
+function opponentText(g, seats) {
+  if (g.mode === "hotseat") return "one screen";
+  if (g.mode === "ai") return `vs AI level ${g.ai ? g.ai.level : "?"}`;
+  if (g.invite_open && seats && seats.length === 1) return "waiting for opponent";
+  if (seats && seats.length === 1) return `vs ${playerText(g, other(seats[0]))}`;
+  return `${playerText(g, "white")} vs ${playerText(g, "black")}`;
+}
+
+const WINNER = { "1-0": "white", "0-1": "black" };
+
+/**
+ * The game's state from our seats' point of view: [text, class].
+ * Over: "you won", "you lost", "draw" (or "White won" when we hold both
+ * seats or do not know ours); going on: "your turn", "their turn" or
+ * "White to move".
+ */
+function stateText(g, seats) {
+  const one = seats && seats.length === 1 ? seats[0] : null;
+  if (g.status === "over") {
+    const winner = WINNER[g.result];
+    const score = g.result ? ` (${g.result.replaceAll("1/2", "½")})` : "";
+    if (!winner) return [`draw${score}`, "over"];
+    if (one) return [`${winner === one ? "you won" : "you lost"}${score}`, winner === one ? "over won" : "over lost"];
+    return [`${cap(winner)} won${score}`, "over"];
+  }
+  if (!g.to_move) return ["", ""];
+  if (one) {
+    if (g.to_move === one) return ["your turn", "your-turn"];
+    return [g.mode === "ai" ? "AI's turn" : "their turn", "their-turn"];
+  }
+  return [`${cap(g.to_move)} to move`, ""];
+}
+
+/** The line of game `g` in "My games". */
+function myGameLine(g, seats) {
+  const [state, stateClass] = stateText(g, seats);
+  const meta = [plural(g.ply, "move", "moves")];
+  if (g.clock) meta.push(clockText(g.clock));
+  if (g.variant !== "standard") meta.push(g.variant);
+  meta.push(when(g.created));
+  return h("li", { class: "game-line", "data-game": g.id, "data-status": g.status },
+    h("a", { href: `/game/${g.id}`, "data-nav": "", "data-game": g.id },
+      h("span", { class: "game-who" }, opponentText(g, seats)),
+      state && h("span", { class: `game-state ${stateClass}`.trim() }, state),
+      h("span", { class: "game-meta" }, meta.join(" · "))));
+}
+
+/** The line of game `g` in "Watch". */
+function watchLine(g, mine) {
+  const meta = [plural(g.ply, "move", "moves")];
+  if (g.clock !== undefined) meta.push(clockText(g.clock));
+  if (g.variant !== "standard") meta.push(g.variant);
+  if (mine) meta.push("your game");
+  return h("li", { class: "game-line", "data-game": g.id },
+    h("a", { href: `/game/${g.id}`, "data-nav": "", "data-game": g.id },
+      h("span", { class: "game-who" },
+        h("span", { class: "swatch white", "aria-hidden": "true" }), playerText(g, "white"),
+        " vs ",
+        h("span", { class: "swatch black", "aria-hidden": "true" }), playerText(g, "black")),
+      g.to_move && h("span", { class: "game-state" }, `${cap(g.to_move)} to move`),
+      h("span", { class: "game-meta" }, meta.join(" · "))));
+}
+
+const info = (text) => h("li", { class: "small empty" }, text);
+
+/**
+ * The two lists, loaded now and every REFRESH_MS while the screen shows.
+ * Answers {myGames, watch} (the elements) and destroy().
+ */
+export function gameLists() {
+  let closed = false;
+  let showAll = false;
+  const asked = new Set(); // games whose seats were looked up on this screen
+
+  const myList = h("ul", { class: "game-list" }, info("Loading…"));
+  const more = h("button", { type: "button", class: "small-button", "data-testid": "my-games-more", hidden: true }, "");
+  let lastGames = [];
+  more.addEventListener("click", () => {
+    showAll = true;
+    render(lastGames);
+  });
+  const myGames = h("section", { class: "panel lists-panel", "data-testid": "my-games" },
+    h("h2", {}, "My games"), myList, more);
+
+  const watchList = h("ul", { class: "game-list" }, info("Loading…"));
+  const watch = h("section", { class: "panel lists-panel", "data-testid": "watch-games" },
+    h("h2", {}, "Watch"),
+    h("p", { class: "small" }, "Games between people being played now."),
+    watchList);
+
+  /** Asks the server which seats our tokens hold, for games we do not know it of. */
+  async function lookUpSeats(games) {
+    const memory = gameMemory.all();
+    const todo = games
+      .filter((g) => memory[g.id] && memory[g.id].token && !seatsOf(memory[g.id]) && !asked.has(g.id))
+      .slice(0, LOOKUPS_PER_LOAD);
+    let learnt = false;
+    for (const g of todo) {
+      if (closed) return learnt;
+      asked.add(g.id);
+      const token = memory[g.id].token;
+      let state;
+      try {
+        state = await api.game(g.id, null, token);
+      } catch {
+        continue; // asked again on the next screen
+      }
+      // Keep it only if the token is still the one we asked with.
+      const now = gameMemory.get(g.id);
+      if (now && now.token === token && Array.isArray(state.you)) {
+        gameMemory.save(g.id, { ...now, seats: state.you });
+        learnt = true;
+      }
+    }
+    return learnt;
+  }
+
+  let mineBusy = false;
+  async function loadMine() {
+    if (mineBusy) return;
+    mineBusy = true;
+    try {
+      // Newest first: the memory keeps the order games came in.
+      const ids = Object.keys(gameMemory.all()).reverse().slice(0, MY_GAMES_MAX);
+      if (!ids.length) {
+        myList.replaceChildren(info("No games yet. The games you start or join in this browser show up here."));
+        show(more, false);
+        return;
+      }
+      let games;
+      try {
+        ({ games } = await api.myGames(ids));
+      } catch (e) {
+        if (!closed) myList.replaceChildren(info(`Could not load your games: ${e.message}`));
+        return;
+      }
+      if (closed) return;
+      // Games the server no longer has are simply not in the answer.
+      games.sort((a, b) => b.created - a.created || (a.id < b.id ? -1 : 1));
+      render(games);
+      if (await lookUpSeats(games)) render(games);
+    } finally {
+      mineBusy = false;
+    }
+  }
+
+  function render(games) {
+    if (closed) return;
+    lastGames = games;
+    if (!games.length) {
+      myList.replaceChildren(info("No games yet. The games you start or join in this browser show up here."));
+      show(more, false);
+      return;
+    }
+    const memory = gameMemory.all();
+    const shown = showAll ? games : games.slice(0, MY_GAMES_SHOWN);
+    myList.replaceChildren(...shown.map((g) => myGameLine(g, seatsOf(memory[g.id]))));
+    more.textContent = `Show all ${games.length} games`;
+    show(more, shown.length < games.length);
+  }
+
+  async function loadWatch() {
+    let games;
+    try {
+      ({ games } = await api.watchGames(20));
+    } catch (e) {
+      if (!closed) watchList.replaceChildren(info(`Could not load the games: ${e.message}`));
+      return;
+    }
+    if (closed) return;
+    const memory = gameMemory.all();
+    watchList.replaceChildren(...(games.length
+      ? games.map((g) => watchLine(g, !!memory[g.id]))
+      : [info("Nobody is playing right now.")]));
+  }
+
+  const load = () => {
+    if (closed || document.hidden) return;
+    loadMine();
+    loadWatch();
+  };
+  load();
+  const timer = setInterval(load, REFRESH_MS);
+  document.addEventListener("visibilitychange", load);
+
+  return {
+    myGames,
+    watch,
+    destroy() {
+      closed = true;
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", load);
+    },
+  };
+}

@@ -1,0 +1,125 @@
+// Who plays and who is here: the players' names, whether each is
+// connected (the live socket's `presence` messages), how many watch, the
+// player's own name (changeable), and — in a real-time game whose
+// opponent has gone — the button to claim the win.
+
+import { h, show, cap, other, playerName } from "./dom.js";
+
+const LEVEL_NAMES = { 1: "beginner", 2: "casual", 3: "club", 4: "strongest" };
+
+/** "40 s", "3 min" */
+function awayText(ms) {
+  const s = Math.round(ms / 1000);
+  return s < 120 ? `${s} s` : `${Math.round(s / 60)} min`;
+}
+
+export class Players {
+  /** onName(name): set our seat's name; onClaimWin(): claim an abandoned game */
+  constructor({ onName, onClaimWin }) {
+    this.onName = onName;
+    this.presenceMsg = null; // the last presence message, and when it came
+    this.presenceAt = 0;
+    this.line = h("div", { class: "players", "data-testid": "players" });
+    this.watching = h("div", { class: "watching small", "data-testid": "spectators" });
+    this.away = h("div", { class: "away-note", "data-testid": "away" });
+    this.claimBtn = h("button", { type: "button", "data-testid": "claim-win", onclick: () => onClaimWin() }, "Claim the win");
+    this.nameInput = h("input", {
+      type: "text", maxlength: 40, "data-testid": "name-input", "aria-label": "your name",
+      onkeydown: (e) => { if (e.key === "Enter") this.saveName(); },
+    });
+    this.nameForm = h("span", { class: "name-form" }, this.nameInput,
+      h("button", { type: "button", "data-testid": "save-name", onclick: () => this.saveName() }, "Save"));
+    this.nameBtn = h("button", {
+      type: "button", class: "small-button", "data-testid": "set-name",
+      onclick: () => {
+        show(this.nameForm, true);
+        show(this.nameBtn, false);
+        this.nameInput.focus();
+      },
+    }, "Change my name");
+    show(this.nameForm, false);
+    this.el = h("div", { class: "players-box" }, this.line, this.watching,
+      h("div", { class: "row away-row" }, this.away, this.claimBtn),
+      h("div", { class: "row name-row" }, this.nameBtn, this.nameForm));
+    this.tick = setInterval(() => this.renderAway(), 1000);
+  }
+
+  saveName() {
+    const name = this.nameInput.value.trim();
+    playerName.set(name);
+    show(this.nameForm, false);
+    show(this.nameBtn, true);
+    this.onName(name);
+  }
+
+  /** A `presence` message of the live socket. */
+  presence(msg) {
+    this.presenceMsg = msg;
+    this.presenceAt = Date.now();
+    if (this.state) this.update(this.state, this.seats);
+  }
+
+  /** Whether `side` has a live page open, as last heard (null: not known). */
+  connected(side) {
+    const p = this.presenceMsg && this.presenceMsg[side];
+    return p ? !!p.connected : null;
+  }
+
+  update(s, seats) {
+    this.state = s;
+    this.seats = seats;
+    const who = (side) => {
+      const p = s.players ? s.players[side] : null;
+      if (s.ai && s.ai.side === side) return `the AI, level ${s.ai.level} (${LEVEL_NAMES[s.ai.level] || ""})`;
+      if (s.invite_open === side) return "nobody yet (invited)";
+      const name = p && p.name ? p.name : null;
+      const you = seats.includes(side) && s.mode !== "hotseat";
+      if (you) return name ? `${name} (you)` : "you";
+      return name || (s.mode === "hotseat" ? "this screen" : seats.length ? "your opponent" : "a player");
+    };
+    const dot = (side) => {
+      if ((s.ai && s.ai.side === side) || s.invite_open === side || s.mode !== "online") return null;
+      const up = this.connected(side);
+      if (up == null) return null;
+      return h("span", { class: up ? "presence on" : "presence off", "data-testid": `presence-${side}`, "data-connected": String(up), title: up ? "connected" : "not connected" },
+        up ? "●" : "○");
+    };
+    this.line.replaceChildren(
+      h("span", { class: "player white" }, dot("white"), " White: ", h("strong", {}, who("white"))),
+      h("span", { class: "player black" }, dot("black"), " Black: ", h("strong", {}, who("black"))));
+    const n = this.presenceMsg ? this.presenceMsg.spectators : null;
+    this.watching.textContent = n == null ? "" : n === 0 ? "Nobody else is watching." : `${n} watching.`;
+    this.watching.dataset.count = n == null ? "" : String(n);
+    show(this.nameBtn, seats.length > 0 && s.mode !== "hotseat" && !(this.nameForm && !this.nameForm.hidden));
+    if (!this.nameForm.hidden) { /* keep what is being typed */ } else {
+      const mine = seats.length === 1 && s.players ? s.players[seats[0]].name : "";
+      this.nameInput.value = mine || playerName.get();
+    }
+    this.renderAway();
+  }
+
+  /** The opponent's absence, and the claim button once it may count. */
+  renderAway() {
+    const s = this.state;
+    const seats = this.seats || [];
+    let text = "";
+    let claim = false;
+    if (s && s.status === "ongoing" && s.mode === "online" && seats.length === 1 && this.presenceMsg) {
+      const opp = other(seats[0]);
+      const p = this.presenceMsg[opp];
+      if (p && !p.connected && p.away_ms != null) {
+        const away = p.away_ms + (Date.now() - this.presenceAt);
+        text = `${cap(opp)} has not been connected for ${awayText(away)}.`;
+        claim = !!(s.clock && s.clock.type === "realtime");
+        if (claim) text += " If they do not come back, you may claim the win.";
+      }
+    }
+    this.away.textContent = text;
+    show(this.away, !!text);
+    show(this.claimBtn, claim);
+  }
+
+  destroy() {
+    clearInterval(this.tick);
+  }
+}
