@@ -593,7 +593,12 @@ async fn save_move(app: &Arc<App>, slot: &Arc<Slot>, pos: &Position, best: Move)
 
 /// After a restart, games against the AI where it was the AI's turn go on.
 pub(crate) async fn resume_ai_games(app: &Arc<App>) {
-    let Ok(rows) = app.store.recent(Some("ongoing"), 1000) else {
+    let ongoing = crate::store::ListFilter {
+        status: Some("ongoing".into()),
+        limit: 1000,
+        ..Default::default()
+    };
+    let Ok(rows) = app.store.list(&ongoing) else {
         return;
     };
     for row in rows.into_iter().filter(|r| r.mode == "ai") {

@@ -4,7 +4,7 @@
 //! refused while a game between people is being played, and a hint on
 //! the live position of a game against the AI marks that game assisted.
 
-use crate::ai::Job;
+use crate::ai::{Job, Permit};
 use crate::app::{App, Shared};
 use crate::error::ApiError;
 use crate::games::Mode;
@@ -13,7 +13,7 @@ use crate::routes::{parse_variant, Body};
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use punct_core::Position;
-use punct_engine::{Ai, Engine, Level, Limits, Score};
+use punct_engine::{Ai, Engine, Level, Limits, Score, SearchResult};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -151,6 +151,29 @@ pub(crate) async fn analyse_game(
     Ok(axum::Json(search(&app, client, pos, movetime).await?).into_response())
 }
 
+/// The strongest level's search of `pos` for `movetime` ms on a blocking
+/// thread, holding the AI worker `permit` until the search has returned
+/// (even if the asker has gone long before). `None`: the thread failed.
+pub(crate) async fn search_on_worker(
+    permit: Permit,
+    pos: Position,
+    movetime: u64,
+    stop: Arc<AtomicBool>,
+) -> Option<SearchResult> {
+    tokio::task::spawn_blocking(move || {
+        let result = Ai::new(Level::Strongest, 0).search(
+            &pos,
+            &Limits::movetime(movetime),
+            &stop,
+            &mut |_| {},
+        );
+        drop(permit);
+        result
+    })
+    .await
+    .ok()
+}
+
 /// Searches `pos` for `movetime` ms on an AI worker, fairly queued.
 async fn search(
     app: &Arc<App>,
@@ -177,20 +200,9 @@ async fn search(
     let started = Instant::now();
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_on_hang_up = StopOnDrop(stop.clone());
-    let result = tokio::task::spawn_blocking(move || {
-        let result = Ai::new(Level::Strongest, 0).search(
-            &pos,
-            &Limits::movetime(movetime),
-            &stop,
-            &mut |_| {},
-        );
-        // The worker is free only once the search has returned, even if
-        // the request was dropped long before.
-        drop(permit);
-        result
-    })
-    .await
-    .map_err(|_| ApiError::internal("the analysis failed"))?;
+    let result = search_on_worker(permit, pos, movetime, stop)
+        .await
+        .ok_or_else(|| ApiError::internal("the analysis failed"))?;
     Ok(json!({
         "position": position,
         "best": result.best.to_string(),

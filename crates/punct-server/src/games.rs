@@ -251,7 +251,7 @@ impl LiveGame {
     /// or `None` for a person who gave no name.
     pub fn player_name(&self, side: Side) -> Option<String> {
         match self.mode {
-            Mode::Ai { level, side: ai } if ai == side => Some(format!("PÜNCT AI level {level}")),
+            Mode::Ai { level, side: ai } if ai == side => Some(ai_name(level)),
             _ => match side {
                 Side::White => self.row.white_name.clone(),
                 Side::Black => self.row.black_name.clone(),
@@ -739,6 +739,11 @@ pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<(Outcome, 
             ))
         }
     }
+}
+
+/// What the AI's seat is called in states, lists and records.
+pub fn ai_name(level: u32) -> String {
+    format!("PÜNCT AI level {level}")
 }
 
 /// A display name from a request: trimmed; empty means none; at most

@@ -8,7 +8,7 @@ use crate::error::ApiError;
 use crate::games::{now_ms, side_from_name, LiveGame, Mode};
 use crate::limits::ClientKey;
 use crate::store::GameRow;
-use punct_core::{Position, Variant};
+use punct_core::Position;
 use std::sync::Arc;
 
 impl LiveGame {
@@ -88,10 +88,7 @@ impl LiveGame {
     /// same variant, mode and time control), and this game pointing to it.
     fn start_rematch(&mut self, new_id: &str) -> GameRow {
         let old = &self.row;
-        let variant = match old.variant.as_str() {
-            "basic" => Variant::Basic,
-            _ => Variant::Standard,
-        };
+        let variant = self.position().variant();
         let now = now_ms();
         let row = GameRow {
             id: new_id.to_string(),

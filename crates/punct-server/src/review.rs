@@ -3,11 +3,12 @@
 //! players' moves and analyses take turns with it), and the game stores
 //! the evaluation after each ply and the moves where it swung most.
 
+use crate::analysis::search_on_worker;
 use crate::app::App;
 use crate::games::LiveGame;
 use crate::limits::ClientKey;
 use punct_core::{Position, Side, Status};
-use punct_engine::{Ai, Engine, Level, Limits, Score};
+use punct_engine::Score;
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -114,20 +115,10 @@ async fn evaluate(
         .enqueue(ClientKey::server())
         .map_err(|_| "the AI's queue is full".to_string())?;
     let permit = ticket.wait().await.ok_or("the AI's queue is gone")?;
-    let searched = pos.clone();
-    let result = tokio::task::spawn_blocking(move || {
-        let stop = AtomicBool::new(false);
-        let r = Ai::new(Level::Strongest, 0).search(
-            &searched,
-            &Limits::movetime(movetime),
-            &stop,
-            &mut |_| {},
-        );
-        drop(permit);
-        r
-    })
-    .await
-    .map_err(|_| "the search failed".to_string())?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let result = search_on_worker(permit, pos.clone(), movetime, stop)
+        .await
+        .ok_or("the search failed")?;
     let own = match result.score {
         Score::Eval(cp) => i64::from(cp).clamp(-MAX, MAX),
         Score::Win(_) => MAX,

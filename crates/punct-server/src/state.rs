@@ -356,7 +356,7 @@ impl LiveGame {
             let ai = row.mode == "ai" && row.ai_side.as_deref() == Some(side);
             json!({
                 "name": if ai {
-                    row.ai_level.map(|l| format!("PÜNCT AI level {l}"))
+                    row.ai_level.map(crate::games::ai_name)
                 } else {
                     name.clone()
                 },

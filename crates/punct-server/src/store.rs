@@ -478,30 +478,6 @@ impl Store {
         .optional()
         .map_err(|e| format!("database: {e}"))
     }
-
-    /// The most recently changed games, newest first; `status` filters to
-    /// `ongoing` or `finished` games.
-    pub fn recent(&self, status: Option<&str>, limit: u32) -> Result<Vec<GameRow>, String> {
-        let conn = self
-            .reader
-            .lock()
-            .map_err(|_| "database reader unavailable")?;
-        let filter = match status {
-            Some("ongoing") => "WHERE status = 'ongoing'",
-            Some(_) => "WHERE status <> 'ongoing'",
-            None => "",
-        };
-        let mut stmt = conn
-            .prepare(&format!(
-                "SELECT {COLUMNS} FROM games {filter} ORDER BY updated DESC, id LIMIT ?1"
-            ))
-            .map_err(|e| format!("database: {e}"))?;
-        let rows = stmt
-            .query_map(params![limit], row_to_game)
-            .map_err(|e| format!("database: {e}"))?;
-        rows.collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("database: {e}"))
-    }
 }
 
 /// Which games a list shows (`GET /api/games`).

@@ -235,15 +235,8 @@ class GameScreen {
       onClaimWin: () => this.act("abandon", {}),
     });
     this.players = this.playersBox.el;
-    // Each side's clock (filled by clock.js; hidden in untimed games).
-    this.clockEls ??= {
-      white: h("span", { class: "clock", "data-testid": "clock-white", hidden: true }),
-      black: h("span", { class: "clock", "data-testid": "clock-black", hidden: true }),
-    };
+    // Each side's clock, in its bar (filled by clock.js; hidden in untimed games).
     this.clocks = new Clocks(this.clockEls, { onLow: (side) => this.lowTime(side) });
-    for (const side of ["white", "black"]) {
-      if (!this.clockEls[side].parentNode) this.reserves[side].label.after(this.clockEls[side]);
-    }
 
     this.rotation = h("span", { class: "rotation", "data-testid": "rotation" }, "0");
     this.rotationIcon = h("span", { class: "rotation-icon" });

@@ -90,8 +90,9 @@ export class Players {
     const n = this.presenceMsg ? this.presenceMsg.spectators : null;
     this.watching.textContent = n == null ? "" : n === 0 ? "Nobody else is watching." : `${n} watching.`;
     this.watching.dataset.count = n == null ? "" : String(n);
-    show(this.nameBtn, seats.length > 0 && s.mode !== "hotseat" && !(this.nameForm && !this.nameForm.hidden));
-    if (!this.nameForm.hidden) { /* keep what is being typed */ } else {
+    const editing = !this.nameForm.hidden; // keep what is being typed
+    show(this.nameBtn, seats.length > 0 && s.mode !== "hotseat" && !editing);
+    if (!editing) {
       const mine = seats.length === 1 && s.players ? s.players[seats[0]].name : "";
       this.nameInput.value = mine || playerName.get();
     }
