@@ -13,6 +13,7 @@ mod clock;
 mod conn;
 mod error;
 mod games;
+mod learn;
 mod limits;
 mod live;
 mod presence;

@@ -107,70 +107,127 @@ impl Serialize for State {
     }
 }
 
+/// What the board shows of a position, as the page draws it: the pieces
+/// (each with its cells, level, whether it bridges a gap and whether one of
+/// `legal` moves it), the stacks cell by cell, the reserves and the central
+/// counts.
+pub(crate) struct Board {
+    pub pieces: Value,
+    pub stacks: Value,
+    pub reserves: Value,
+    pub central: Value,
+}
+
+pub(crate) fn board_json(pos: &Position, legal: &[Move]) -> Board {
+    let movable: std::collections::HashSet<_> = legal
+        .iter()
+        .filter_map(|m| match m {
+            Move::Relocate { from, .. } => Some(*from),
+            _ => None,
+        })
+        .collect();
+    let pieces: Vec<Value> = pos
+        .pieces()
+        .iter()
+        .map(|p| {
+            let level = p.placement.level;
+            // A raised dot with nothing right under it spans a gap.
+            let bridge = level > 0
+                && p.cells
+                    .iter()
+                    .any(|&c| !pos.stack(c).iter().any(|d| d.level + 1 == level));
+            json!({
+                "side": p.side.name(),
+                "kind": p.kind.to_string(),
+                "punct": p.placement.punct.to_string(),
+                "rotation": p.placement.rotation,
+                "level": level,
+                "cells": p.cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                "bridge": bridge,
+                "movable": movable.contains(&p.placement.punct)
+                    && pos.top_piece(p.placement.punct).is_some_and(|t| t == *p),
+            })
+        })
+        .collect();
+    let mut stacks = serde_json::Map::new();
+    for cell in punct_core::Cell::all() {
+        let dots = pos.stack(cell);
+        if !dots.is_empty() {
+            stacks.insert(
+                cell.to_string(),
+                Value::Array(
+                    dots.iter()
+                        .map(|d| {
+                            json!({
+                                "side": d.side.name(),
+                                "kind": d.kind.to_string(),
+                                "level": d.level,
+                                "punct": d.is_punct,
+                            })
+                        })
+                        .collect(),
+                ),
+            );
+        }
+    }
+    let reserve = |side: Side| {
+        let mut m = serde_json::Map::new();
+        for k in punct_core::Kind::ALL {
+            m.insert(k.to_string(), json!(pos.reserve(side, k)));
+        }
+        Value::Object(m)
+    };
+    Board {
+        pieces: Value::Array(pieces),
+        stacks: Value::Object(stacks),
+        reserves: json!({"white": reserve(Side::White), "black": reserve(Side::Black)}),
+        central: json!({
+            "white": pos.central_count(Side::White),
+            "black": pos.central_count(Side::Black),
+        }),
+    }
+}
+
+/// The state of a position outside any game (the rules page's diagrams,
+/// lessons and puzzles): the fields of a game's state that describe the
+/// board, with the legal moves unless it is over.
+pub(crate) fn position_state(pos: &Position) -> State {
+    let over = !matches!(pos.status(), Status::Ongoing);
+    let legal: Vec<Move> = if over { Vec::new() } else { pos.legal_moves() };
+    let Board {
+        pieces,
+        stacks,
+        reserves,
+        central,
+    } = board_json(pos, &legal);
+    let fields = json!({
+        "variant": pos.variant().name(),
+        "position": pos.to_position_string(),
+        "to_move": if over { Value::Null } else { json!(pos.side_to_move().name()) },
+        "status": if over { "over" } else { "ongoing" },
+        "reserves": reserves,
+        "central": central,
+        "pieces": pieces,
+        "stacks": stacks,
+    });
+    let Value::Object(fields) = fields else {
+        unreachable!("json! of an object literal is an object")
+    };
+    State { fields, legal }
+}
+
 impl LiveGame {
     /// The whole state the page needs, legal moves included.
     pub fn to_json(&self) -> State {
         let pos = self.position();
         let over = self.is_over();
         let legal: Vec<Move> = if over { Vec::new() } else { pos.legal_moves() };
-        let movable: std::collections::HashSet<_> = legal
-            .iter()
-            .filter_map(|m| match m {
-                Move::Relocate { from, .. } => Some(*from),
-                _ => None,
-            })
-            .collect();
-        let pieces: Vec<Value> = pos
-            .pieces()
-            .iter()
-            .map(|p| {
-                let level = p.placement.level;
-                // A raised dot with nothing right under it spans a gap.
-                let bridge = level > 0
-                    && p.cells
-                        .iter()
-                        .any(|&c| !pos.stack(c).iter().any(|d| d.level + 1 == level));
-                json!({
-                    "side": p.side.name(),
-                    "kind": p.kind.to_string(),
-                    "punct": p.placement.punct.to_string(),
-                    "rotation": p.placement.rotation,
-                    "level": level,
-                    "cells": p.cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                    "bridge": bridge,
-                    "movable": movable.contains(&p.placement.punct)
-                        && pos.top_piece(p.placement.punct).is_some_and(|t| t == *p),
-                })
-            })
-            .collect();
-        let mut stacks = serde_json::Map::new();
-        for cell in punct_core::Cell::all() {
-            let dots = pos.stack(cell);
-            if !dots.is_empty() {
-                stacks.insert(
-                    cell.to_string(),
-                    Value::Array(
-                        dots.iter()
-                            .map(|d| {
-                                json!({
-                                    "side": d.side.name(),
-                                    "kind": d.kind.to_string(),
-                                    "level": d.level,
-                                    "punct": d.is_punct,
-                                })
-                            })
-                            .collect(),
-                    ),
-                );
-            }
-        }
-        let reserve = |side: Side| {
-            let mut m = serde_json::Map::new();
-            for k in punct_core::Kind::ALL {
-                m.insert(k.to_string(), json!(pos.reserve(side, k)));
-            }
-            Value::Object(m)
-        };
+        let Board {
+            pieces,
+            stacks,
+            reserves,
+            central,
+        } = board_json(pos, &legal);
         let fields = json!({
             "id": self.row.id,
             "variant": pos.variant().name(),
@@ -190,11 +247,8 @@ impl LiveGame {
             "to_move": if over { Value::Null } else { json!(pos.side_to_move().name()) },
             "status": if over { "over" } else { "ongoing" },
             "result": self.result_json(),
-            "reserves": {"white": reserve(Side::White), "black": reserve(Side::Black)},
-            "central": {
-                "white": pos.central_count(Side::White),
-                "black": pos.central_count(Side::Black),
-            },
+            "reserves": reserves,
+            "central": central,
             "pieces": pieces,
             "stacks": stacks,
             "draw_offer": self.row.draw_offer,

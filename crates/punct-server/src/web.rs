@@ -9,133 +9,57 @@ pub(crate) const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src
      form-action 'self'; frame-ancestors 'none'";
 
 /// (path under `/static/`, content type, content)
-const FILES: &[(&str, &str, &[u8])] = &[
-    (
-        "index.html",
-        "text/html; charset=utf-8",
-        include_bytes!("../web/index.html"),
-    ),
-    (
-        "app.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/app.js"),
-    ),
-    (
-        "api.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/api.js"),
-    ),
-    (
-        "dom.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/dom.js"),
-    ),
-    (
-        "board.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/board.js"),
-    ),
-    (
-        "game.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/game.js"),
-    ),
-    (
-        "analysis.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/analysis.js"),
-    ),
-    (
-        "start.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/start.js"),
-    ),
-    (
-        "lists.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/lists.js"),
-    ),
-    (
-        "endgame.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/endgame.js"),
-    ),
-    (
-        "clock.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/clock.js"),
-    ),
-    (
-        "players.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/players.js"),
-    ),
-    (
-        "layout.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/layout.js"),
-    ),
-    (
-        "playerbar.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/playerbar.js"),
-    ),
-    (
-        "stack.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/stack.js"),
-    ),
-    (
-        "key.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/key.js"),
-    ),
-    (
-        "sound.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/sound.js"),
-    ),
-    (
-        "toast.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/toast.js"),
-    ),
-    (
-        "central.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/central.js"),
-    ),
-    (
-        "touch.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/touch.js"),
-    ),
-    (
-        "anim.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/anim.js"),
-    ),
-    (
-        "notify.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/notify.js"),
-    ),
-    (
-        "moves.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../web/moves.js"),
-    ),
-    (
-        "favicon.svg",
-        "image/svg+xml",
-        include_bytes!("../web/favicon.svg"),
-    ),
-    (
-        "style.css",
-        "text/css; charset=utf-8",
-        include_bytes!("../web/style.css"),
-    ),
-];
+macro_rules! files {
+    ($($name:literal: $kind:expr),* $(,)?) => {
+        &[$(($name, $kind, include_bytes!(concat!("../web/", $name)))),*]
+    };
+}
+
+const HTML: &str = "text/html; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+const JSON: &str = "application/json; charset=utf-8";
+
+const FILES: &[(&str, &str, &[u8])] = files! {
+    "index.html": HTML,
+    "app.js": JS,
+    "api.js": JS,
+    "dom.js": JS,
+    "board.js": JS,
+    "game.js": JS,
+    "analysis.js": JS,
+    "start.js": JS,
+    "lists.js": JS,
+    "endgame.js": JS,
+    "clock.js": JS,
+    "players.js": JS,
+    "layout.js": JS,
+    "playerbar.js": JS,
+    "stack.js": JS,
+    "key.js": JS,
+    "sound.js": JS,
+    "toast.js": JS,
+    "central.js": JS,
+    "touch.js": JS,
+    "anim.js": JS,
+    "notify.js": JS,
+    "moves.js": JS,
+    "i18n.js": JS,
+    "nav.js": JS,
+    "rules.js": JS,
+    "tutorial.js": JS,
+    "puzzles.js": JS,
+    "kbd.js": JS,
+    "announce.js": JS,
+    "style.css": CSS,
+    "favicon.svg": SVG,
+    // The message catalogues, one per language (i18n.js).
+    "i18n/en.json": JSON,
+    "i18n/de.json": JSON,
+    "i18n/ja.json": JSON,
+    "i18n/sk.json": JSON,
+};
 
 /// The file at `name` (below `/static/`) with its content type.
 pub fn file(name: &str) -> Option<(&'static str, &'static [u8])> {

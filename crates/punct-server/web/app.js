@@ -1,5 +1,6 @@
-// The page's entry point: picks the screen from the address (`/` → start,
-// `/game/{id}` → game) and navigates without reloading.
+// The page's entry point: loads the language's catalogue (i18n.js), picks
+// the screen from the address (`/` → start, `/game/{id}` → game, `/rules`,
+// `/learn[/{lesson}]`, `/puzzles[/{id}]`) and navigates without reloading.
 //
 // A seat's link carries its token in the fragment (`/game/{id}#token=…`;
 // older links `?token=…`), an invite its code (`#invite=…`). The token is
@@ -9,7 +10,13 @@
 
 import { startScreen } from "./start.js";
 import { gameScreen } from "./game.js";
+import { rulesScreen } from "./rules.js";
+import { tutorialScreen } from "./tutorial.js";
+import { puzzlesScreen } from "./puzzles.js";
 import { gameMemory } from "./dom.js";
+import { loadLang, t } from "./i18n.js";
+
+await loadLang();
 
 const root = document.getElementById("app");
 let screen = null;
@@ -35,10 +42,24 @@ function route() {
       history.replaceState(null, "", `/game/${id}`);
     }
     routed = location.href;
-    document.title = `PÜNCT · game ${id}`;
+    document.title = `PÜNCT · ${t("title.game", { id })}`;
     screen = gameScreen(root, id, { invite }, navigate);
+    return;
+  }
+  routed = location.href;
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  const lesson = path.match(/^\/learn\/([A-Za-z0-9_-]+)$/);
+  const puzzle = path.match(/^\/puzzles\/([A-Za-z0-9_-]+)$/);
+  if (path === "/rules") {
+    document.title = `PÜNCT · ${t("title.rules")}`;
+    screen = rulesScreen(root, navigate);
+  } else if (path === "/learn" || lesson) {
+    document.title = `PÜNCT · ${t("title.learn")}`;
+    screen = tutorialScreen(root, navigate, lesson ? lesson[1] : null);
+  } else if (path === "/puzzles" || puzzle) {
+    document.title = `PÜNCT · ${t("title.puzzles")}`;
+    screen = puzzlesScreen(root, navigate, puzzle ? puzzle[1] : null);
   } else {
-    routed = location.href;
     document.title = "PÜNCT";
     screen = startScreen(root, navigate);
   }
