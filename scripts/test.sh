@@ -20,6 +20,16 @@ if [ ! -x "$chromium" ]; then
         exit 1
     fi
 fi
+# Japanese pages need a Japanese font (else the browser draws empty boxes
+# and the overflow checks measure nothing real).
+if ! fc-list :lang=ja 2> /dev/null | grep -q .; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-ipafont-gothic > /dev/null
+    else
+        echo "error: the browser tests need a Japanese font: sudo apt-get install fonts-ipafont-gothic" >&2
+        exit 1
+    fi
+fi
 if [ ! -d e2e/node_modules ] || [ e2e/package-lock.json -nt e2e/node_modules ]; then
     npm ci --prefix e2e --no-audit --no-fund --loglevel=error
 fi

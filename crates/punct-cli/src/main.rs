@@ -6,6 +6,7 @@ mod date;
 mod engine_cmd;
 mod match_cmd;
 mod play;
+mod puzzles_cmd;
 mod render;
 mod serve_cmd;
 
@@ -75,6 +76,8 @@ enum Command {
     Engine(engine_cmd::EngineArgs),
     /// Play engines against each other: score, Elo, SPRT
     Match(match_cmd::MatchArgs),
+    /// Puzzles: make them from engine games, or re-prove a puzzle file
+    Puzzles(puzzles_cmd::PuzzlesArgs),
     /// Run the game server: play in the browser at http://127.0.0.1:8080
     Serve(Box<serve_cmd::ServeArgs>),
     /// List the built-in engines and levels
@@ -310,6 +313,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Engine(args) => engine_cmd::run(args)?,
         Command::Match(args) => match_cmd::run(args)?,
+        Command::Puzzles(args) => puzzles_cmd::run(args)?,
         Command::Serve(args) => serve_cmd::run(*args)?,
         Command::Engines => {
             let out: String = punct_engine::ENGINES

@@ -1,14 +1,13 @@
-//! Terminal drawing of a position: the hexagonal board, then the reserves,
-//! the side to move and the state of the game.
+//! Terminal drawing of a position, in two layouts.
 //!
-//! Layout: column `c` (A = 0) is drawn at x = 5·c + [`MARGIN`], and cell
-//! (c, r) on text line y = c − 2·r + [`TOP`]. Cells of one column are two
-//! lines apart with row numbers growing upwards (row 1 at the bottom, as on
-//! a chessboard), so columns run straight up the page; a row runs down and
-//! to the right (its next cell is one line down, five characters on). The board
-//! is a hexagon with vertical left (A) and right (Q) sides.
-//!
-//! Each cell is drawn as
+//! **Full** ([`render`], [`board_full`], for `punct show` and for `punct
+//! play` in a terminal of at least 100×38): column `c` (A = 0) is drawn at
+//! x = 5·c + [`MARGIN`], and cell (c, r) on text line y = c − 2·r + [`TOP`].
+//! Cells of one column are two lines apart with row numbers growing upwards
+//! (row 1 at the bottom, as on a chessboard), so columns run straight up the
+//! page; a row runs down and to the right (its next cell is one line down,
+//! five characters on). The board is a hexagon with vertical left (A) and
+//! right (Q) sides. Each cell is drawn as
 //! - `·` when empty,
 //! - `W2` / `B1`: the colour of its visible dot and its height,
 //! - `W2*`: the same where the visible dot is a PÜNCT,
@@ -17,10 +16,28 @@
 //! Column letters run along the top and bottom; each row's number stands at
 //! both of its ends, on the text line of its end cell.
 //!
+//! **Compact** ([`board_compact`], 19 lines of at most 73 characters: fits an
+//! 80×24 terminal with the status lines and the prompt): one text line per
+//! row, row 17 at the top, each row's number at both of its ends. Cell
+//! (c, r) is at x = 4·c − 2·r + [`C_OFF`]: a row's cells are four characters
+//! apart and each row sits two characters left of the one below, so every
+//! cell touches its six neighbours as on the board and a column runs up and
+//! to the left (`\`). Its letter stands where the column leaves the board:
+//! `\A` … `\I` under row 1, `I\` … `Q\` over row 17. A cell is
+//! - `·` when empty (`∘` in the central hexagon),
+//! - `W` / `B`: the colour of its visible dot, then its height when 2 or more
+//!   (`W2`; `+` from 10 up), with a `*` in front when the visible dot is a
+//!   PÜNCT (`*B`, `*W3`),
+//!
+//! and each row's part of the central hexagon is bracketed `[ … ]`. The six
+//! sides are drawn beside the row numbers, opposite sides with the same mark:
+//! column A and column Q `\`, side J2–P8 and side B10–H16 `/`, row 1 and
+//! row 17 `=`.
+//!
 //! With `colour` off the result is plain text with no escape codes; with it
 //! on, plain ANSI SGR codes style the pieces, the centre and the labels.
 
-use punct_core::{Cell, Kind, Position, Side, Status, Variant};
+use punct_core::{move_number, Cell, Edge, Game, Kind, Move, Position, Side, Status, Variant};
 
 /// x of column A.
 const MARGIN: usize = 8;
@@ -70,9 +87,9 @@ struct Canvas {
 }
 
 impl Canvas {
-    fn new() -> Canvas {
+    fn new(width: usize, lines: usize) -> Canvas {
         Canvas {
-            cells: vec![vec![(' ', Style::Plain); WIDTH]; LINES],
+            cells: vec![vec![(' ', Style::Plain); width]; lines],
         }
     }
 
@@ -153,7 +170,7 @@ fn row_columns(row: u8) -> (u8, u8) {
     (cols[0], cols[cols.len() - 1])
 }
 
-fn side_word(side: Side) -> &'static str {
+pub(crate) fn side_word(side: Side) -> &'static str {
     match side {
         Side::White => "White",
         Side::Black => "Black",
@@ -169,10 +186,9 @@ fn status_words(status: Status) -> &'static str {
     }
 }
 
-/// The board and the state of the game, for a terminal at least 100
-/// columns wide. With `colour` off the text holds no escape codes.
-pub fn render(pos: &Position, colour: bool) -> String {
-    let mut canvas = Canvas::new();
+/// The full board's drawing: [`LINES`] lines, at most [`WIDTH`] characters.
+pub fn board_full(pos: &Position, colour: bool) -> Vec<String> {
+    let mut canvas = Canvas::new(WIDTH, LINES);
 
     // Column letters, straight above and below each column.
     for col in 0..17u8 {
@@ -203,8 +219,13 @@ pub fn render(pos: &Position, colour: bool) -> String {
             canvas.put((start + len).max(x + 2), y, "]", Style::Centre);
         }
     }
+    canvas.lines(colour)
+}
 
-    let mut lines = canvas.lines(colour);
+/// The board and the state of the game, for a terminal at least 100
+/// columns wide. With `colour` off the text holds no escape codes.
+pub fn render(pos: &Position, colour: bool) -> String {
+    let mut lines = board_full(pos, colour);
 
     lines.push(String::new());
     for side in Side::BOTH {
@@ -247,6 +268,171 @@ pub fn render(pos: &Position, colour: bool) -> String {
     let mut out = lines.join("\n");
     out.push('\n');
     out
+}
+
+/// Added to 4·c − 2·r in the compact layout, so that the leftmost row
+/// number (left of A8 and B10, where 4·c − 2·r = −16) starts at x = 0.
+const C_OFF: i32 = 22;
+/// Lines of the compact board: column letters, rows 17 … 1, column letters.
+pub const COMPACT_LINES: usize = 19;
+/// Characters per line of the compact board (the rightmost row number ends
+/// at 4·16 − 2·10 + C_OFF + 6).
+pub const COMPACT_WIDTH: usize = 73;
+
+/// x of the compact layout's position (col, row); `row` may be 0 or 18, the
+/// lines of the column letters.
+fn compact_x(col: u8, row: i32) -> usize {
+    (4 * col as i32 - 2 * row + C_OFF) as usize
+}
+
+/// Text line of a row (0 to 18) in the compact layout.
+fn compact_y(row: i32) -> usize {
+    (18 - row) as usize
+}
+
+/// The mark of a side: opposite sides share it.
+fn side_mark(edge: Edge) -> &'static str {
+    match edge {
+        Edge::ColumnA | Edge::ColumnQ => "\\",
+        Edge::LowerDiagonal | Edge::UpperDiagonal => "/",
+        Edge::Row1 | Edge::Row17 => "=",
+    }
+}
+
+/// The side an end cell of a row lies on (for rows 1 and 17: their own).
+fn end_side(cell: Cell) -> Option<Edge> {
+    [
+        Edge::ColumnA,
+        Edge::ColumnQ,
+        Edge::LowerDiagonal,
+        Edge::UpperDiagonal,
+        Edge::Row1,
+        Edge::Row17,
+    ]
+    .into_iter()
+    .find(|e| e.contains(cell))
+}
+
+/// The compact board's drawing: [`COMPACT_LINES`] lines, at most
+/// [`COMPACT_WIDTH`] characters.
+pub fn board_compact(pos: &Position, colour: bool) -> Vec<String> {
+    let mut canvas = Canvas::new(COMPACT_WIDTH, COMPACT_LINES);
+
+    // Column letters where each column leaves the board: under row 1 for
+    // A–I, over row 17 for I–Q, with a stroke pointing up the column.
+    for col in 0..=8u8 {
+        let letter = format!("\\{}", COLUMN_LETTERS[col as usize] as char);
+        canvas.put(compact_x(col, 0) - 1, compact_y(0), &letter, Style::Label);
+    }
+    for col in 8..=16u8 {
+        let letter = format!("{}\\", COLUMN_LETTERS[col as usize] as char);
+        canvas.put(compact_x(col, 18), compact_y(18), &letter, Style::Label);
+    }
+
+    for row in 1..=17u8 {
+        let (first, last) = row_columns(row);
+        let r = i32::from(row);
+        let y = compact_y(r);
+        let (left, right) = (compact_x(first, r), compact_x(last, r));
+        canvas.put(left - 6, y, &format!("{row:>2}"), Style::Label);
+        canvas.put(right + 5, y, &row.to_string(), Style::Label);
+        for (cell, x) in [(first, left - 3), (last, right + 3)] {
+            let cell = Cell::new(cell, row).expect("a row's end is on the board");
+            if let Some(edge) = end_side(cell) {
+                canvas.put(x, y, side_mark(edge), Style::Label);
+            }
+        }
+        let central: Vec<u8> = (first..=last)
+            .filter(|&c| Cell::new(c, row).is_some_and(Cell::is_central))
+            .collect();
+        if let (Some(&a), Some(&b)) = (central.first(), central.last()) {
+            canvas.put(compact_x(a, r) - 2, y, "[", Style::Centre);
+            canvas.put(compact_x(b, r) + 2, y, "]", Style::Centre);
+        }
+    }
+
+    for cell in Cell::all() {
+        let x = compact_x(cell.col(), i32::from(cell.row()));
+        let y = compact_y(i32::from(cell.row()));
+        let Some(side) = pos.visible_side(cell) else {
+            let (dot, style) = if cell.is_central() {
+                ("∘", Style::Centre)
+            } else {
+                ("·", Style::Empty)
+            };
+            canvas.put(x, y, dot, style);
+            continue;
+        };
+        let style = match side {
+            Side::White => Style::White,
+            Side::Black => Style::Black,
+        };
+        let mut text = String::new();
+        let mut start = x;
+        if pos.stack(cell).last().is_some_and(|dot| dot.is_punct) {
+            text.push('*');
+            start = x - 1;
+        }
+        text.push(match side {
+            Side::White => 'W',
+            Side::Black => 'B',
+        });
+        match pos.height(cell) {
+            0 | 1 => {}
+            h @ 2..=9 => text.push(char::from(b'0' + h)),
+            _ => text.push('+'),
+        }
+        canvas.put(start, y, &text, style);
+    }
+    canvas.lines(colour)
+}
+
+/// The short state lines under the board: the move number and who is to
+/// move (or the result), the last move, the central count (standard game),
+/// then both reserves. Each fits 80 columns.
+pub fn status_lines(game: &Game) -> Vec<String> {
+    let pos = game.position();
+    let first = game.start().side_to_move();
+    let mut head = match pos.status() {
+        Status::Ongoing => {
+            let (number, side) = move_number(first, game.len());
+            format!("Move {number}: {} to move.", side_word(side))
+        }
+        Status::Won(side) => format!("Game over: {} wins.", side_word(side)),
+        Status::Draw => "Game over: a draw.".to_string(),
+    };
+    if let Some(last) = game.moves().last() {
+        let (_, side) = move_number(first, game.len() - 1);
+        let what = if last == Move::Pass {
+            format!("{} passed", side_word(side))
+        } else {
+            format!("{last} by {}", side_word(side))
+        };
+        head.push_str(&format!(" Last: {what}."));
+    }
+    if pos.variant() == Variant::Standard {
+        head.push_str(&format!(
+            " Central: W {}, B {}",
+            pos.central_count(Side::White),
+            pos.central_count(Side::Black)
+        ));
+    }
+    let reserves: Vec<String> = Side::BOTH
+        .iter()
+        .map(|&side| {
+            let kinds: Vec<String> = Kind::ALL
+                .iter()
+                .map(|&k| format!("{}{}", k.letter(), pos.reserve(side, k)))
+                .collect();
+            format!(
+                "{} {} ({})",
+                side_word(side),
+                kinds.join(" "),
+                pos.reserve_total(side)
+            )
+        })
+        .collect();
+    vec![head, format!("Reserves: {}", reserves.join(", "))]
 }
 
 #[cfg(test)]
@@ -418,5 +604,222 @@ mod tests {
         assert!(!basic.contains("Central hexagon:"));
         assert_eq!(status_words(Status::Won(Side::Black)), "black wins");
         assert_eq!(status_words(Status::Draw), "draw");
+    }
+
+    // ---- the compact board ----
+
+    /// The character at column `x` of a line (lines hold `·` and `∘`, so
+    /// count characters, not bytes).
+    fn char_at(line: &str, x: usize) -> char {
+        line.chars().nth(x).unwrap_or(' ')
+    }
+
+    /// The most crowded end of a few random games: nearly every cell
+    /// covered, stacks and PÜNCTs everywhere.
+    fn crowded_game() -> Game {
+        use punct_engine::{Player, RandomPlayer};
+        let covered = |p: &Position| Cell::all().filter(|&c| p.height(c) > 0).count();
+        let mut best = Game::new(Variant::Standard);
+        for seed in 0..20 {
+            let mut g = Game::new(Variant::Standard);
+            let mut player = RandomPlayer::new(seed);
+            while let Some(mv) = player.choose(g.position()) {
+                g.play(mv).unwrap();
+            }
+            if covered(g.position()) > covered(best.position()) {
+                best = g;
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn the_compact_board_fits_an_80_by_24_terminal() {
+        let game = crowded_game();
+        let crowded = game.position();
+        assert!(
+            Cell::all().filter(|&c| crowded.height(c) > 0).count() > 70,
+            "crowded enough"
+        );
+        assert!(Cell::all().any(|c| crowded.height(c) >= 2), "with stacks");
+        for pos in [Position::new(Variant::Standard), crowded.clone()] {
+            for colour in [false, true] {
+                let lines = board_compact(&pos, colour);
+                assert_eq!(lines.len(), COMPACT_LINES);
+                for line in &lines {
+                    let width = strip_escapes(line).chars().count();
+                    assert!(width <= COMPACT_WIDTH, "{width}: {line:?}");
+                }
+                if !colour {
+                    assert!(!lines.concat().contains('\x1b'));
+                }
+            }
+        }
+        const { assert!(COMPACT_WIDTH <= 80) };
+        // The board, two status lines, a message line and the prompt.
+        let status = status_lines(&game);
+        assert_eq!(status.len(), 2);
+        assert!(COMPACT_LINES + status.len() + 2 <= 24);
+        for line in status {
+            assert!(line.chars().count() <= 80, "{line}");
+        }
+    }
+
+    #[test]
+    fn every_cell_of_a_crowded_board_is_drawn_where_its_name_says() {
+        let game = crowded_game();
+        // And a stack six high with a PÜNCT on top.
+        let tall = Position::from_position_string(
+            "standard:w:0:wE@C4/0,wE@C4/0^1,wE@C4/0^2,wE@C4/0^3,wC@C3/0^4,wC@C3/0^5",
+        )
+        .unwrap();
+        assert_eq!(tall.height("C3".parse().unwrap()), 6);
+        for pos in [game.position(), &tall] {
+            every_cell_is_drawn(pos);
+        }
+    }
+
+    fn every_cell_is_drawn(pos: &Position) {
+        let lines = board_compact(pos, false);
+        for cell in Cell::all() {
+            let r = i32::from(cell.row());
+            let line = &lines[compact_y(r)];
+            let x = compact_x(cell.col(), r);
+            let (before, main, after) =
+                (char_at(line, x - 1), char_at(line, x), char_at(line, x + 1));
+            match pos.visible_side(cell) {
+                None => {
+                    let dot = if cell.is_central() { '∘' } else { '·' };
+                    assert_eq!((before, main, after), (' ', dot, ' '), "{cell}");
+                }
+                Some(side) => {
+                    let letter = if side == Side::White { 'W' } else { 'B' };
+                    assert_eq!(main, letter, "{cell}");
+                    let punct = pos.stack(cell).last().unwrap().is_punct;
+                    assert_eq!(before, if punct { '*' } else { ' ' }, "{cell}");
+                    let height = match pos.height(cell) {
+                        1 => ' ',
+                        h @ 2..=9 => char::from(b'0' + h),
+                        _ => '+',
+                    };
+                    assert_eq!(after, height, "{cell}");
+                }
+            }
+        }
+        // Nothing else on the board: one mark per cell (the column letters
+        // on the first and last lines include a B).
+        let marks: usize = lines[1..18]
+            .iter()
+            .map(|l| l.chars().filter(|c| "WB·∘".contains(*c)).count())
+            .sum();
+        assert_eq!(marks, 211);
+    }
+
+    #[test]
+    fn compact_rows_columns_centre_and_sides_are_labelled() {
+        let lines = board_compact(&Position::new(Variant::Standard), false);
+        // Row numbers at both ends of their line.
+        for row in 1..=17u8 {
+            let (first, last) = row_columns(row);
+            let r = i32::from(row);
+            let line: Vec<char> = lines[compact_y(r)].chars().collect();
+            let number = format!("{row:>2}");
+            let left: String = line[compact_x(first, r) - 6..compact_x(first, r) - 4]
+                .iter()
+                .collect();
+            assert_eq!(left, number, "row {row} left");
+            let right: String = line[compact_x(last, r) + 5..].iter().collect();
+            assert_eq!(right, row.to_string(), "row {row} right");
+        }
+        // Column letters where the columns leave the board, each with a
+        // stroke along the column: `\A`…`\I` under row 1, `I\`…`Q\` over 17.
+        assert_eq!(
+            lines[18].trim(),
+            "\\A  \\B  \\C  \\D  \\E  \\F  \\G  \\H  \\I"
+        );
+        assert_eq!(
+            lines[0].trim(),
+            "I\\  J\\  K\\  L\\  M\\  N\\  O\\  P\\  Q\\"
+        );
+        for col in 0..=8u8 {
+            let letter = COLUMN_LETTERS[col as usize] as char;
+            assert_eq!(char_at(&lines[18], compact_x(col, 0)), letter);
+        }
+        for col in 8..=16u8 {
+            let letter = COLUMN_LETTERS[col as usize] as char;
+            assert_eq!(char_at(&lines[0], compact_x(col, 18)), letter);
+        }
+        // The central hexagon: its part of each row in brackets.
+        let mut central = 0;
+        for (y, line) in lines.iter().enumerate() {
+            let chars: Vec<char> = line.chars().collect();
+            let open = chars.iter().filter(|&&c| c == '[').count();
+            let close = chars.iter().filter(|&&c| c == ']').count();
+            assert_eq!(open, close, "line {y}");
+            if open == 1 {
+                let a = chars.iter().position(|&c| c == '[').unwrap();
+                let b = chars.iter().position(|&c| c == ']').unwrap();
+                central += chars[a..b].iter().filter(|&&c| c == '∘').count();
+                assert!(!chars[..a].contains(&'∘') && !chars[b..].contains(&'∘'));
+            }
+        }
+        assert_eq!(central, 19);
+        // The six sides: each cell's row carries its side's mark beside it
+        // on that end; opposite sides share a mark, the pairs differ.
+        let mut marks = Vec::new();
+        for (a, b) in Edge::PAIRS {
+            assert_eq!(side_mark(a), side_mark(b));
+            marks.push(side_mark(a));
+            for edge in [a, b] {
+                for cell in edge.cells() {
+                    let row = cell.row();
+                    let r = i32::from(row);
+                    let (first, last) = row_columns(row);
+                    let line = &lines[compact_y(r)];
+                    let marked = |x: usize| char_at(line, x).to_string() == side_mark(edge);
+                    assert!(
+                        (cell.col() == first && marked(compact_x(first, r) - 3))
+                            || (cell.col() == last && marked(compact_x(last, r) + 3))
+                            || matches!(edge, Edge::Row1 | Edge::Row17),
+                        "{cell} on {}",
+                        edge.name()
+                    );
+                }
+            }
+        }
+        marks.sort();
+        marks.dedup();
+        assert_eq!(marks.len(), 3);
+        for row in [1u8, 17] {
+            let (first, last) = row_columns(row);
+            let r = i32::from(row);
+            let line = &lines[compact_y(r)];
+            assert_eq!(char_at(line, compact_x(first, r) - 3), '=');
+            assert_eq!(char_at(line, compact_x(last, r) + 3), '=');
+        }
+        assert_eq!(char_at(&lines[compact_y(9)], compact_x(1, 9) - 3), ' ');
+    }
+
+    #[test]
+    fn status_lines_say_move_turn_last_move_centre_and_reserves() {
+        let start = Game::new(Variant::Standard);
+        assert_eq!(
+            status_lines(&start),
+            [
+                "Move 1: White to move. Central: W 0, B 0",
+                "Reserves: White T6 C2 E4 L2 M2 R2 (18), Black T6 C2 E4 L2 M2 R2 (18)"
+            ]
+        );
+        let moves = punct_core::parse_moves("C@B7/2 R@F2/0 C@P15/2").unwrap();
+        let game = Game::replay(Position::new(Variant::Basic), &moves).unwrap();
+        let lines = status_lines(&game);
+        assert_eq!(lines[0], "Move 2: Black to move. Last: C@P15/2 by White.");
+        assert!(
+            lines[1].contains("White T6 C0 E4 L2 M2 R2 (16)"),
+            "{lines:?}"
+        );
+        let over = crowded_game();
+        let head = &status_lines(&over)[0];
+        assert!(head.starts_with("Game over: "), "{head}");
     }
 }

@@ -105,6 +105,99 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+impl IllegalMove {
+    /// Every reason's code (`code()`), for checking that each has a text.
+    pub const CODES: [&'static str; 19] = [
+        "game_over_won",
+        "game_over_draw",
+        "none_in_reserve",
+        "bad_rotation",
+        "off_board",
+        "add_on_occupied",
+        "add_in_centre",
+        "first_piece_in_centre",
+        "nothing_on",
+        "opponents_piece",
+        "not_a_punct",
+        "covered",
+        "not_in_line",
+        "unchanged",
+        "uneven",
+        "triangle_bridge",
+        "punct_on_opponent",
+        "punct_over_empty",
+        "pass_with_moves",
+    ];
+
+    /// A stable name of the rule broken (one of `CODES`), so that a client
+    /// can explain it in its own words and language.
+    pub fn code(&self) -> &'static str {
+        use IllegalMove::*;
+        match self {
+            GameOver(Status::Won(_)) => "game_over_won",
+            GameOver(_) => "game_over_draw",
+            NoneInReserve { .. } => "none_in_reserve",
+            BadRotation { .. } => "bad_rotation",
+            OffBoard => "off_board",
+            AddOnOccupied { .. } => "add_on_occupied",
+            AddInCentre {
+                first_move_only: false,
+                ..
+            } => "add_in_centre",
+            AddInCentre {
+                first_move_only: true,
+                ..
+            } => "first_piece_in_centre",
+            NothingOn { .. } => "nothing_on",
+            OpponentsPiece { .. } => "opponents_piece",
+            NotAPunct { .. } => "not_a_punct",
+            Covered { .. } => "covered",
+            NotInLine { .. } => "not_in_line",
+            Unchanged => "unchanged",
+            Uneven { .. } => "uneven",
+            TriangleBridge { .. } => "triangle_bridge",
+            PunctOnOpponent { .. } => "punct_on_opponent",
+            PunctOverEmpty { .. } => "punct_over_empty",
+            PassWithMoves => "pass_with_moves",
+        }
+    }
+
+    /// The values the explanation names, as (name, text) pairs: `cell`,
+    /// `from`, `to` (cell names), `kind` (its letter), `side` (`white` or
+    /// `black`), `rotation` and `written` (numbers), `h1`, `h2`, `h3` (the
+    /// three target heights).
+    pub fn params(&self) -> Vec<(&'static str, String)> {
+        use IllegalMove::*;
+        let heights = |h: &[u8; 3]| {
+            vec![
+                ("h1", h[0].to_string()),
+                ("h2", h[1].to_string()),
+                ("h3", h[2].to_string()),
+            ]
+        };
+        match self {
+            GameOver(Status::Won(side)) => vec![("side", side.name().to_string())],
+            GameOver(_) | OffBoard | Unchanged | PassWithMoves => vec![],
+            NoneInReserve { kind } => vec![("kind", kind.to_string())],
+            BadRotation { kind, rotation } => vec![
+                ("kind", kind.to_string()),
+                ("rotation", rotation.to_string()),
+                ("written", (rotation % 3).to_string()),
+            ],
+            AddOnOccupied { cell }
+            | AddInCentre { cell, .. }
+            | NothingOn { cell }
+            | OpponentsPiece { cell }
+            | NotAPunct { cell }
+            | Covered { cell }
+            | PunctOnOpponent { cell }
+            | PunctOverEmpty { cell } => vec![("cell", cell.to_string())],
+            NotInLine { from, to } => vec![("from", from.to_string()), ("to", to.to_string())],
+            Uneven { heights: h } | TriangleBridge { heights: h } => heights(h),
+        }
+    }
+}
+
 impl Position {
     /// Height and visible colour of `cell`, ignoring the piece in `skip`,
     /// found by scanning every piece.
@@ -224,5 +317,83 @@ impl Position {
     fn count_legal_without_pass(&self) -> u64 {
         let moves = self.legal_moves();
         moves.iter().filter(|m| **m != Move::Pass).count() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_reason_has_its_own_code_and_names_its_values() {
+        use IllegalMove::*;
+        let cell: Cell = "C5".parse().unwrap();
+        let to: Cell = "G9".parse().unwrap();
+        let all = [
+            GameOver(Status::Won(Side::Black)),
+            GameOver(Status::Draw),
+            NoneInReserve { kind: Kind::E },
+            BadRotation {
+                kind: Kind::T,
+                rotation: 4,
+            },
+            OffBoard,
+            AddOnOccupied { cell },
+            AddInCentre {
+                cell,
+                first_move_only: false,
+            },
+            AddInCentre {
+                cell,
+                first_move_only: true,
+            },
+            NothingOn { cell },
+            OpponentsPiece { cell },
+            NotAPunct { cell },
+            Covered { cell },
+            NotInLine { from: cell, to },
+            Unchanged,
+            Uneven { heights: [2, 1, 1] },
+            TriangleBridge { heights: [1, 0, 1] },
+            PunctOnOpponent { cell },
+            PunctOverEmpty { cell },
+            PassWithMoves,
+        ];
+        let codes: Vec<&str> = all.iter().map(IllegalMove::code).collect();
+        assert_eq!(
+            codes,
+            IllegalMove::CODES,
+            "CODES lists every reason once, in order"
+        );
+        // Every value the English text names is among the params.
+        for e in &all {
+            let text = e.to_string();
+            for (name, value) in e.params() {
+                assert!(!value.is_empty(), "{}: {name} is empty", e.code());
+                if matches!(name, "cell" | "from" | "to" | "side") {
+                    assert!(text.contains(&value), "{}: {text} lacks {value}", e.code());
+                }
+            }
+        }
+        assert_eq!(
+            BadRotation {
+                kind: Kind::T,
+                rotation: 4
+            }
+            .params(),
+            vec![
+                ("kind", "T".to_string()),
+                ("rotation", "4".to_string()),
+                ("written", "1".to_string())
+            ]
+        );
+        assert_eq!(
+            Uneven { heights: [2, 1, 0] }.params(),
+            vec![
+                ("h1", "2".to_string()),
+                ("h2", "1".to_string()),
+                ("h3", "0".to_string())
+            ]
+        );
     }
 }

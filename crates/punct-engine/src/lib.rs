@@ -18,6 +18,7 @@ mod eval;
 #[cfg(test)]
 mod fixtures;
 pub mod paths;
+pub mod puzzle;
 mod search;
 mod simple;
 pub mod tactics;

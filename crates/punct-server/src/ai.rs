@@ -11,7 +11,7 @@
 
 use crate::app::{App, Slot};
 use crate::error::ApiError;
-use crate::games::{LiveGame, Mode};
+use crate::games::{LiveGame, Mode, Notice};
 use crate::limits::ClientKey;
 use crate::store::SaveError;
 use crate::Config;
@@ -37,9 +37,9 @@ const JOB_RETRY: Duration = Duration::from_secs(10);
 const JOB_RETRY_MAX: Duration = Duration::from_secs(120);
 
 /// What the players read while the AI waits to try again.
-const NOT_SAVED: &str = "the AI's move could not be saved; it will try again shortly";
-const NO_MOVE: &str = "the AI failed to find a move; it will try again shortly";
-const AI_QUEUE_FULL: &str = "the AI is too busy to answer now; it will try again shortly";
+const NOT_SAVED: Notice = Notice::AI_NOT_SAVED;
+const NO_MOVE: Notice = Notice::AI_NO_MOVE;
+const AI_QUEUE_FULL: Notice = Notice::AI_BUSY;
 
 // ------------------------------------------------------------ scheduler
 
@@ -105,7 +105,7 @@ impl Refused {
                  try again in {secs} s"
             ),
         };
-        ApiError::too_many("ai_busy", message, secs)
+        ApiError::too_many("ai_busy", message, secs).with("seconds", secs)
     }
 }
 
@@ -339,7 +339,7 @@ enum Ended {
     Again,
     /// Failed (the save, the search): the players are told, and the job
     /// tries again later.
-    Failed(&'static str),
+    Failed(Notice),
 }
 
 impl App {
@@ -387,7 +387,7 @@ impl App {
                 self.start_ai(slot, job);
             }
             Err(_) => {
-                game.notice = Some(AI_QUEUE_FULL.to_string());
+                game.notice = Some(AI_QUEUE_FULL);
                 slot.publish(&game);
                 drop(game);
                 tokio::spawn(retry_later(
@@ -435,7 +435,7 @@ async fn run_job_inner(
                     // Not "thinking" while nothing runs: say why instead.
                     let mut game = slot.game.lock().await;
                     game.ai_queued = false;
-                    game.notice = Some(notice.to_string());
+                    game.notice = Some(notice);
                     slot.publish(&game);
                 }
                 retry_later(app, slot, client, failures).await;
@@ -452,7 +452,7 @@ async fn run_job_inner(
             Ok(t) => ticket = t,
             Err(_) => {
                 game.ai_queued = false;
-                game.notice = Some(AI_QUEUE_FULL.to_string());
+                game.notice = Some(AI_QUEUE_FULL);
                 slot.publish(&game);
                 drop(game);
                 retry_later(app, slot, client, failures + 1).await;

@@ -63,7 +63,8 @@ fn check_movetime(app: &App, movetime: Option<u64>) -> Result<u64, ApiError> {
         return Err(ApiError::bad_request(
             "bad_movetime",
             format!("movetime must be 1 to {} ms", app.config.analyse_max_ms),
-        ));
+        )
+        .with("max", app.config.analyse_max_ms));
     }
     Ok(movetime)
 }
@@ -81,12 +82,17 @@ pub(crate) async fn analyse(
     for (i, text) in req.moves.iter().enumerate() {
         let mv = text.parse().map_err(|e: punct_core::ParseMoveError| {
             ApiError::bad_request("bad_move", format!("moves[{i}]: {e}"))
+                .with("move", text.as_str())
+                .with("index", i)
         })?;
         pos.play(mv).map_err(|e| {
             ApiError::unprocessable(
                 "illegal_move",
                 format!("moves[{i}]: {text} is illegal: {e}"),
             )
+            .with("move", mv.to_string())
+            .with("index", i)
+            .because(&e)
         })?;
     }
     let movetime = check_movetime(&app, req.movetime)?;
@@ -128,7 +134,9 @@ pub(crate) async fn analyse_game(
             return Err(ApiError::bad_request(
                 "bad_ply",
                 format!("ply {ply} is past the end of the game ({len} plies)"),
-            ));
+            )
+            .with("ply", ply)
+            .with("plies", len));
         }
         let mut past = game.game.clone();
         while past.len() > ply {

@@ -126,7 +126,9 @@ impl App {
         }
         let valid =
             !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric());
-        let not_found = || ApiError::not_found("unknown_game", format!("there is no game {id:?}"));
+        let not_found = || {
+            ApiError::not_found("unknown_game", format!("there is no game {id:?}")).with("id", id)
+        };
         if !valid {
             return Err(not_found());
         }

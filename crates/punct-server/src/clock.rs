@@ -310,6 +310,7 @@ fn time_out(side: Side) -> ApiError {
         "time_out",
         format!("{capital}: the flag fell before this request, and the game is over"),
     )
+    .with("side", side.name())
 }
 
 /// Turns a request's `game_over` into `time_out` when the game ended on

@@ -1,8 +1,12 @@
-//! API errors: an HTTP status and a JSON body `{"error": {"code", "message"}}`.
+//! API errors: an HTTP status and a JSON body `{"error": {"code",
+//! "message", "params"?, "reason"?}}`. The code (and for an illegal move
+//! the reason) with the params let a client say it in its own language;
+//! the message is the server's English.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use punct_core::{IllegalMove, Move};
+use serde_json::{json, Map, Value};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
@@ -13,6 +17,11 @@ pub struct ApiError {
     pub message: String,
     /// Seconds after which trying again may succeed (`Retry-After`).
     pub retry_after: Option<u64>,
+    /// The values the message names (a cell, a move, a limit), by name.
+    pub params: Map<String, Value>,
+    /// For `illegal_move` (and a record with one): the rule broken,
+    /// `IllegalMove::code`.
+    pub reason: Option<&'static str>,
 }
 
 impl ApiError {
@@ -22,7 +31,33 @@ impl ApiError {
             code,
             message: message.into(),
             retry_after: None,
+            params: Map::new(),
+            reason: None,
         }
+    }
+
+    /// The same error naming `value` as `name` in its params.
+    pub fn with(mut self, name: &str, value: impl Into<Value>) -> ApiError {
+        self.params.insert(name.to_string(), value.into());
+        self
+    }
+
+    /// The same error explaining why a move is illegal: `reason` and the
+    /// values it names among the params.
+    pub fn because(mut self, why: &IllegalMove) -> ApiError {
+        self.reason = Some(why.code());
+        for (name, value) in why.params() {
+            self.params.insert(name.to_string(), Value::String(value));
+        }
+        self
+    }
+
+    /// 422 `illegal_move`: `mv` breaks a rule (params `move` and the
+    /// reason's values).
+    pub fn illegal(mv: Move, why: &IllegalMove) -> ApiError {
+        ApiError::unprocessable("illegal_move", format!("{mv} is illegal: {why}"))
+            .with("move", mv.to_string())
+            .because(why)
     }
     /// 429: over a limit; trying again after `retry_after` seconds may work.
     pub fn too_many(code: &'static str, message: impl Into<String>, retry_after: u64) -> ApiError {
@@ -53,8 +88,15 @@ impl ApiError {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
     }
 
-    pub fn body(&self) -> serde_json::Value {
-        json!({"error": {"code": self.code, "message": self.message}})
+    pub fn body(&self) -> Value {
+        let mut error = json!({"code": self.code, "message": self.message});
+        if !self.params.is_empty() {
+            error["params"] = Value::Object(self.params.clone());
+        }
+        if let Some(reason) = self.reason {
+            error["reason"] = json!(reason);
+        }
+        json!({ "error": error })
     }
 }
 

@@ -35,6 +35,64 @@ pub fn side_from_name(s: &str) -> Option<Side> {
     }
 }
 
+/// A word for the players that is not stored (the AI declining a draw, a
+/// player joining): a stable code, so that a client can say it in its own
+/// language, and the side it names, if any. `text()` is the English.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub code: &'static str,
+    pub side: Option<Side>,
+}
+
+impl Notice {
+    /// Every notice's code, for checking that each has a text.
+    pub const CODES: [&'static str; 9] = [
+        "joined",
+        "ai_declines_draw",
+        "draw_declined",
+        "takeback_declined",
+        "rematch_declined",
+        "rematch_failed",
+        "ai_not_saved",
+        "ai_no_move",
+        "ai_busy",
+    ];
+    pub const AI_DECLINES_DRAW: Notice = Notice::new("ai_declines_draw");
+    pub const REMATCH_FAILED: Notice = Notice::new("rematch_failed");
+    pub const AI_NOT_SAVED: Notice = Notice::new("ai_not_saved");
+    pub const AI_NO_MOVE: Notice = Notice::new("ai_no_move");
+    pub const AI_BUSY: Notice = Notice::new("ai_busy");
+
+    pub const fn new(code: &'static str) -> Notice {
+        Notice { code, side: None }
+    }
+
+    /// A notice about what `side` did.
+    pub const fn by(code: &'static str, side: Side) -> Notice {
+        Notice {
+            code,
+            side: Some(side),
+        }
+    }
+
+    /// The notice in English.
+    pub fn text(&self) -> String {
+        let side = self.side.map_or("", Side::name);
+        match self.code {
+            "joined" => format!("{side} has joined"),
+            "ai_declines_draw" => "the AI declines the draw".into(),
+            "draw_declined" => format!("{side} declines the draw"),
+            "takeback_declined" => format!("{side} declines the takeback"),
+            "rematch_declined" => format!("{side} declines the rematch"),
+            "rematch_failed" => "the rematch could not be started; try again".into(),
+            "ai_not_saved" => "the AI's move could not be saved; it will try again shortly".into(),
+            "ai_no_move" => "the AI failed to find a move; it will try again shortly".into(),
+            "ai_busy" => "the AI is too busy to answer now; it will try again shortly".into(),
+            other => other.replace('_', " "),
+        }
+    }
+}
+
 /// A game being played or looked at: the stored row and the replayed game.
 #[derive(Clone)]
 pub struct LiveGame {
@@ -42,7 +100,7 @@ pub struct LiveGame {
     pub game: Game,
     pub mode: Mode,
     /// A word for the players that is not stored (the AI declining a draw).
-    pub notice: Option<String>,
+    pub notice: Option<Notice>,
     /// An AI job (queued or running) will answer this game: set and
     /// cleared by the AI's scheduler (ai.rs), not stored.
     pub ai_queued: bool,
@@ -197,7 +255,8 @@ impl LiveGame {
             Some(side) => Err(ApiError::conflict(
                 "no_opponent",
                 format!("{side}'s player has not joined yet: there is nobody to answer"),
-            )),
+            )
+            .with("side", side.name())),
             None => Ok(()),
         }
     }
@@ -234,7 +293,7 @@ impl LiveGame {
             *self.name_mut(side) = name;
         }
         self.row.invite = None;
-        self.notice = Some(format!("{side} has joined"));
+        self.notice = Some(Notice::by("joined", side));
         self.changed();
         Ok(side)
     }
@@ -362,7 +421,9 @@ impl LiveGame {
             return Err(ApiError::conflict(
                 "not_your_turn",
                 format!("it is {side}'s turn{waiting}"),
-            ));
+            )
+            .with("side", side.name())
+            .with("waiting", self.invite_open() == Some(side)));
         }
         if let Some(ply) = expected_ply {
             if ply != self.game.len() {
@@ -372,18 +433,20 @@ impl LiveGame {
                         "the move was made for ply {ply}, but {} plies have been played",
                         self.game.len()
                     ),
-                ));
+                )
+                .with("ply", ply)
+                .with("plies", self.game.len()));
             }
         }
         let mv: Move = text
             .trim()
             .parse()
             .map_err(|e: punct_core::ParseMoveError| {
-                ApiError::bad_request("bad_move", e.to_string())
+                ApiError::bad_request("bad_move", e.to_string()).with("move", text.trim())
             })?;
-        self.game.play(mv).map_err(|reason| {
-            ApiError::unprocessable("illegal_move", format!("{mv} is illegal: {reason}"))
-        })?;
+        self.game
+            .play(mv)
+            .map_err(|reason| ApiError::illegal(mv, &reason))?;
         // The time used is charged; out of time, the move is refused.
         if let Err(e) = self.clock_move(side) {
             self.game.undo();
@@ -456,7 +519,7 @@ impl LiveGame {
                     if punct_engine::evaluate(self.position(), ai) <= -30 {
                         return self.agree_draw();
                     }
-                    self.notice = Some("the AI declines the draw".to_string());
+                    self.notice = Some(Notice::AI_DECLINES_DRAW);
                     self.changed();
                     return Ok(());
                 }
@@ -480,7 +543,7 @@ impl LiveGame {
                     self.agree_draw()
                 } else {
                     self.row.draw_offer = None;
-                    self.notice = Some(format!("{side} declines the draw"));
+                    self.notice = Some(Notice::by("draw_declined", side));
                     self.changed();
                     Ok(())
                 }
@@ -488,7 +551,8 @@ impl LiveGame {
             other => Err(ApiError::bad_request(
                 "bad_action",
                 format!("{other:?} is not a draw action: use offer, accept or decline"),
-            )),
+            )
+            .with("action", other)),
         }
     }
 
@@ -530,7 +594,8 @@ impl LiveGame {
                     return Err(ApiError::conflict(
                         "nothing_to_take_back",
                         format!("{side} has no move to take back"),
-                    ));
+                    )
+                    .with("side", side.name()));
                 }
                 match self.mode {
                     Mode::Ai { .. } | Mode::Hotseat => {
@@ -569,7 +634,7 @@ impl LiveGame {
                     self.undo_last_move_of(requester);
                 } else {
                     self.row.takeback = None;
-                    self.notice = Some(format!("{side} declines the takeback"));
+                    self.notice = Some(Notice::by("takeback_declined", side));
                     self.changed();
                 }
                 Ok(())
@@ -577,7 +642,8 @@ impl LiveGame {
             other => Err(ApiError::bad_request(
                 "bad_action",
                 format!("{other:?} is not a takeback action: use request, accept or decline"),
-            )),
+            )
+            .with("action", other)),
         }
     }
 
@@ -759,7 +825,9 @@ pub fn parse_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
                 "the name has {} characters: at most 40",
                 name.chars().count()
             ),
-        ));
+        )
+        .with("length", name.chars().count())
+        .with("max", 40));
     }
     if let Some(c) = name
         .chars()
@@ -768,7 +836,8 @@ pub fn parse_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
         return Err(ApiError::bad_request(
             "bad_name",
             format!("the name may not contain {c:?} (control characters, quotes and backslashes are not allowed)"),
-        ));
+        )
+        .with("max", 40));
     }
     Ok(Some(name.to_string()))
 }

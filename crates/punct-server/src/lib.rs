@@ -27,7 +27,7 @@ mod store;
 mod web;
 
 pub use error::ApiError;
-pub use games::{LiveGame, Mode};
+pub use games::{LiveGame, Mode, Notice};
 pub use store::{GameRow, SaveError, Store, SyncMode};
 
 use std::net::{IpAddr, SocketAddr};

@@ -192,6 +192,7 @@ impl RateLimits {
                 ),
                 secs,
             )
+            .with("seconds", secs.max(1))
         })
     }
 
@@ -242,7 +243,8 @@ impl SocketCounts {
                     "your address has {cap} live connections open, the most allowed; close some"
                 ),
                 5,
-            ));
+            )
+            .with("max", cap));
         }
         *n += 1;
         Ok(SocketGuard {

@@ -102,7 +102,8 @@ pub(crate) async fn live(
                 "this game has {} live connections, the most it takes",
                 app.config.ws_per_game
             ),
-        ));
+        )
+        .with("max", app.config.ws_per_game));
     }
     let session = Session {
         app,

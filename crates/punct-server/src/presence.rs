@@ -241,7 +241,8 @@ impl LiveGame {
                     "a win by abandonment can be claimed in online games only, not in a {} game",
                     self.mode.name()
                 ),
-            ));
+            )
+            .with("mode", self.mode.name()));
         }
         match self.time_control() {
             Some(TimeControl::Realtime { .. }) => {}
@@ -265,7 +266,8 @@ impl LiveGame {
             return Err(ApiError::conflict(
                 "no_opponent",
                 format!("{opponent}'s player has not joined yet: there is nobody to leave"),
-            ));
+            )
+            .with("side", opponent.name()));
         }
         let after_s = (after_ms + 999) / 1000;
         match away(opponent) {
@@ -275,7 +277,9 @@ impl LiveGame {
                     "{opponent}'s player is connected; the win can be claimed once they have \
                      been gone for {after_s} s"
                 ),
-            )),
+            )
+            .with("side", opponent.name())
+            .with("after", after_s)),
             Some(ms) if ms < after_ms => {
                 let remain = (after_ms - ms + 999) / 1000;
                 Err(ApiError::conflict(
@@ -285,7 +289,10 @@ impl LiveGame {
                          after {after_s} s, in {remain} s",
                         ms / 1000
                     ),
-                ))
+                )
+                .with("side", opponent.name())
+                .with("after", after_s)
+                .with("seconds", remain))
             }
             Some(_) => {
                 self.end_by(side, format!("abandonment:{opponent}"));

@@ -5,7 +5,7 @@
 
 use crate::app::App;
 use crate::error::ApiError;
-use crate::games::{now_ms, side_from_name, LiveGame, Mode};
+use crate::games::{now_ms, side_from_name, LiveGame, Mode, Notice};
 use crate::limits::ClientKey;
 use crate::store::GameRow;
 use punct_core::Position;
@@ -31,7 +31,8 @@ impl LiveGame {
             return Err(ApiError::conflict(
                 "rematch_started",
                 format!("the rematch has begun already: game {id}"),
-            ));
+            )
+            .with("game", id.as_str()));
         }
         let seats = self.seats(token);
         let Some(&side) = seats.first() else {
@@ -64,14 +65,15 @@ impl LiveGame {
             )),
             "decline" => {
                 self.row.rematch_offer = None;
-                self.notice = Some(format!("{side} declines the rematch"));
+                self.notice = Some(Notice::by("rematch_declined", side));
                 self.changed();
                 Ok(None)
             }
             other => Err(ApiError::bad_request(
                 "bad_action",
                 format!("{other:?} is not a rematch action: use offer, accept or decline"),
-            )),
+            )
+            .with("action", other)),
         }
     }
 
@@ -79,7 +81,7 @@ impl LiveGame {
     pub fn forget_rematch(&mut self, id: &str) {
         if self.row.rematch.as_deref() == Some(id) {
             self.row.rematch = None;
-            self.notice = Some("the rematch could not be started; try again".to_string());
+            self.notice = Some(Notice::REMATCH_FAILED);
             self.changed();
         }
     }

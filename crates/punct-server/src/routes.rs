@@ -83,7 +83,8 @@ pub(crate) fn body_error(r: JsonRejection) -> ApiError {
             StatusCode::PAYLOAD_TOO_LARGE,
             "too_large",
             format!("the request body is over {BODY_LIMIT} bytes"),
-        ),
+        )
+        .with("limit", BODY_LIMIT),
         StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::bad_request(
             "not_json",
             "the request body must be JSON (Content-Type: application/json)",
@@ -187,7 +188,8 @@ pub(crate) fn parse_variant(v: Option<&str>) -> Result<Variant, ApiError> {
         other => Err(ApiError::bad_request(
             "bad_variant",
             format!("{other:?} is not a variant: use standard or basic"),
-        )),
+        )
+        .with("variant", other)),
     }
 }
 
@@ -204,6 +206,7 @@ impl App {
                     "bad_side",
                     format!("{s:?} is not a colour: use white, black or random"),
                 )
+                .with("side", s)
             }),
         }
     }
@@ -336,7 +339,8 @@ fn parse_mode(mode: &str, level: Option<u32>, creator: Side) -> Result<Mode, Api
                 return Err(ApiError::bad_request(
                     "bad_level",
                     format!("level {level} does not exist: use 1 to 4"),
-                ))
+                )
+                .with("level", level))
             }
         },
         "hotseat" => Mode::Hotseat,
@@ -345,7 +349,8 @@ fn parse_mode(mode: &str, level: Option<u32>, creator: Side) -> Result<Mode, Api
             return Err(ApiError::bad_request(
                 "bad_mode",
                 format!("{other:?} is not a mode: use ai, hotseat or online"),
-            ))
+            )
+            .with("mode", other))
         }
     };
     if level.is_some() && !matches!(mode, Mode::Ai { .. }) {
@@ -413,9 +418,19 @@ pub(crate) async fn import_game(
 ) -> Result<Response, ApiError> {
     let record = Record::parse(&req.record)
         .map_err(|e| ApiError::unprocessable("bad_record", format!("the record: {e}")))?;
-    let replayed = record
-        .replay()
-        .map_err(|e| ApiError::unprocessable("bad_record", format!("the record: {e}")))?;
+    let replayed = record.replay().map_err(|e| {
+        let error = ApiError::unprocessable("bad_record", format!("the record: {e}"));
+        match &e {
+            // An illegal move: which one, and why.
+            punct_core::RecordError::Illegal {
+                number, error: at, ..
+            } => error
+                .with("number", *number)
+                .with("move", at.mv.to_string())
+                .because(&at.reason),
+            _ => error,
+        }
+    })?;
     let start = replayed.start().clone();
     let variant = start.variant();
     let creator = app.pick_side(req.side.as_deref())?;
@@ -477,7 +492,8 @@ pub(crate) async fn list_games(
             return Err(ApiError::bad_request(
                 "bad_status",
                 format!("{s:?} is not a status: use ongoing or over"),
-            ));
+            )
+            .with("status", s));
         }
     }
     let ids = match q.ids.as_deref() {
@@ -493,7 +509,8 @@ pub(crate) async fn list_games(
                 return Err(ApiError::bad_request(
                     "bad_ids",
                     format!("ids lists {} games: at most 200", ids.len()),
-                ));
+                )
+                .with("max", 200));
             }
             if let Some(bad) = ids
                 .iter()
@@ -555,6 +572,8 @@ pub(crate) async fn get_game(
                     game.game.len()
                 ),
             )
+            .with("ply", ply)
+            .with("plies", game.game.len())
         })?,
     };
     if let Some(token) = header_token.or(q.token.as_deref()) {
@@ -797,6 +816,7 @@ pub(crate) async fn post_name(
                 "bad_side",
                 format!("{s:?} is not a side: use white or black"),
             )
+            .with("side", s)
         })?),
     };
     let state = app

@@ -124,7 +124,8 @@ pub async fn guard(State(hosts): State<Arc<Hosts>>, req: Request, next: Next) ->
             format!(
                 "this server does not answer for the host `{h}` (punct serve --public-url / --allowed-host)"
             ),
-        )),
+        )
+        .with("host", h)),
         _ => None,
     };
     let refusal = refusal.or_else(|| {
@@ -135,6 +136,8 @@ pub async fn guard(State(hosts): State<Arc<Hosts>>, req: Request, next: Next) ->
                 "uri_too_long",
                 format!("the request's address is {len} bytes, over the {URI_LIMIT} answered"),
             )
+            .with("length", len)
+            .with("limit", URI_LIMIT)
         })
     });
     let mut response = match refusal {

@@ -259,7 +259,12 @@ impl LiveGame {
             // Only while a job of the AI's will answer (not while it waits
             // to retry a move it could not save).
             "ai_thinking": self.ai_to_move() && self.ai_queued,
-            "notice": self.notice,
+            "notice": self.notice.map(|n| n.text()),
+            "notice_code": self.notice.map(|n| n.code),
+            "notice_params": self.notice.map(|n| match n.side {
+                Some(side) => json!({"side": side.name()}),
+                None => json!({}),
+            }),
             "clock": self.clock_json(),
             "players": {
                 "white": self.player_json(Side::White),

@@ -49,6 +49,7 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "nav.js": JS,
     "rules.js": JS,
     "tutorial.js": JS,
+    "picker.js": JS,
     "puzzles.js": JS,
     "kbd.js": JS,
     "announce.js": JS,

@@ -144,12 +144,10 @@ fn moves_are_checked_and_failed_requests_change_nothing() {
         "GET shows what the move answered"
     );
 
-    // White again: not white's turn.
-    assert_error(
-        &server.play(&g.id, g.white(), "T@F3/0"),
-        409,
-        "not_your_turn",
-    );
+    // White again: not white's turn (the error names whose turn it is).
+    let turn = server.play(&g.id, g.white(), "T@F3/0");
+    assert_error(&turn, 409, "not_your_turn");
+    assert_eq!(turn.1["error"]["params"]["side"], "black", "{}", turn.1);
     // A token of no seat.
     assert_error(
         &server.play(&g.id, "nosuchtoken", "T@F3/0"),
@@ -167,8 +165,21 @@ fn moves_are_checked_and_failed_requests_change_nothing() {
         "the message names the move: {}",
         illegal.1
     );
-    // Not notation.
-    assert_error(&server.play(&g.id, g.black(), "Z@Z99/9"), 400, "bad_move");
+    // The rule it breaks, as a code with the values it names, for pages
+    // that say it in their own language.
+    let e = &illegal.1["error"];
+    assert_eq!(e["reason"], "add_on_occupied", "{e}");
+    assert_eq!(e["params"]["move"], FIRST, "{e}");
+    let cell = e["params"]["cell"].as_str().expect("the occupied cell");
+    assert!(
+        e["message"].as_str().unwrap().contains(cell),
+        "the message and the params name the same cell: {e}"
+    );
+    // Not notation: the params name what was sent; no reason.
+    let bad = server.play(&g.id, g.black(), "Z@Z99/9");
+    assert_error(&bad, 400, "bad_move");
+    assert_eq!(bad.1["error"]["params"]["move"], "Z@Z99/9");
+    assert_eq!(bad.1["error"].get("reason"), None, "{}", bad.1);
     assert_error(&server.play(&g.id, g.black(), ""), 400, "bad_move");
     // The stale guard: the move was chosen at another ply.
     let stale = server.post(
@@ -478,6 +489,11 @@ fn the_ai_answers_a_draw_offer_at_once() {
     assert_eq!(s["status"], "ongoing");
     assert_eq!(s["draw_offer"], Value::Null, "no offer is left standing");
     assert_eq!(s["notice"], "the AI declines the draw");
+    assert_eq!(
+        s["notice_code"], "ai_declines_draw",
+        "a code for pages to say it"
+    );
+    assert_eq!(s["notice_params"], json!({}));
     assert_error(
         &server.action(&g.id, "draw", g.white(), "accept"),
         409,
@@ -486,6 +502,7 @@ fn the_ai_answers_a_draw_offer_at_once() {
     server.play_ok(&g.id, g.white(), FIRST);
     let s = server.wait_for(&g.id, AI_WAIT, |s| ply(s) == 2);
     assert_eq!(s["notice"], Value::Null, "a move clears the notice");
+    assert_eq!(s["notice_code"], Value::Null);
 }
 
 #[test]
@@ -740,9 +757,18 @@ fn records_round_trip_through_import() {
     let message = answer.1["error"]["message"].as_str().unwrap();
     assert!(message.contains("C@B7/2"), "{message}");
     assert!(message.contains("move 1"), "{message}");
+    // ... and says which move and why as codes (docs/API.md, params and reasons).
+    let e = &answer.1["error"];
+    assert_eq!(e["reason"], "add_on_occupied", "{e}");
+    assert_eq!(
+        (&e["params"]["move"], &e["params"]["number"]),
+        (&json!("C@B7/2"), &json!(1)),
+        "{e}"
+    );
     // Not a record at all.
     let answer = server.post("/api/games/import", &json!({"record": "hello world"}));
     assert_error(&answer, 422, "bad_record");
+    assert_eq!(answer.1["error"].get("reason"), None, "{}", answer.1);
     // Neither made a game.
     let (_, list) = server.get("/api/games");
     assert_eq!(list["games"].as_array().unwrap().len(), 3);
@@ -1119,11 +1145,14 @@ fn analysis_suggests_a_legal_move() {
         let answer = server.post("/api/analyse", &json!({"movetime": movetime}));
         assert_error(&answer, 400, "bad_movetime");
     }
-    assert_error(
-        &server.post("/api/analyse", &json!({"moves": [FIRST, FIRST]})),
-        422,
-        "illegal_move",
+    let illegal = server.post("/api/analyse", &json!({"moves": [FIRST, FIRST]}));
+    assert_error(&illegal, 422, "illegal_move");
+    assert_eq!(
+        illegal.1["error"]["reason"], "add_on_occupied",
+        "{}",
+        illegal.1
     );
+    assert_eq!(illegal.1["error"]["params"]["index"], 1, "{}", illegal.1);
     assert_error(
         &server.post("/api/analyse", &json!({"moves": ["nonsense"]})),
         400,
@@ -1188,6 +1217,8 @@ fn live_sockets_push_every_change_to_everyone() {
     black.send(&json!({"type": "move", "move": FIRST, "token": g.black(), "id": 3}));
     let err = black.recv();
     assert_eq!(err["error"]["code"], "illegal_move", "{err}");
+    assert_eq!(err["error"]["reason"], "add_on_occupied", "{err}");
+    assert_eq!(err["error"]["params"]["move"], FIRST, "{err}");
     assert_eq!(err["id"], 3);
 
     // Malformed messages get errors and the socket stays usable.

@@ -136,6 +136,8 @@ fn an_invite_claims_its_seat_once() {
     assert_eq!(claimed["link"], format!("/game/{id}#token={token}"));
     assert_eq!(claimed["game"]["invite_open"], Value::Null);
     assert_eq!(claimed["game"]["notice"], "black has joined");
+    assert_eq!(claimed["game"]["notice_code"], "joined");
+    assert_eq!(claimed["game"]["notice_params"]["side"], "black");
     assert_hides(
         &claimed["game"].to_string(),
         &[token, &code, g.white()],

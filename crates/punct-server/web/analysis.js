@@ -6,7 +6,8 @@
 // the AI a hint on the live position marks the game "assisted".
 
 import { api } from "./api.js";
-import { h } from "./dom.js";
+import { h, sideName, tSide, tNodes } from "./dom.js";
+import { t, num, errorText } from "./i18n.js";
 import { svg } from "./board.js";
 
 const W = 320; // the graph's drawing box
@@ -19,11 +20,24 @@ const squash = (v) => Math.tanh(v / 400);
 
 /** A score for the side to move in words, from White's point of view. */
 function describe(score, stm) {
-  const forced = "win" in score ? (stm === "w" ? "White" : "Black") : "loss" in score ? (stm === "w" ? "Black" : "White") : null;
-  if (forced) return `${forced} wins by force (within ${score.win ?? score.loss} plies).`;
+  const forced = "win" in score ? (stm === "w" ? "white" : "black") : "loss" in score ? (stm === "w" ? "black" : "white") : null;
+  if (forced) return tSide("game.analysis.forced", forced, { count: score.win ?? score.loss });
   const v = (stm === "w" ? score.cp : -score.cp) / 100;
-  if (Math.abs(v) < 0.25) return "About even in the connection race.";
-  return `${v > 0 ? "White" : "Black"} is about ${Math.abs(v).toFixed(1)} cells ahead in the connection race.`;
+  if (Math.abs(v) < 0.25) return t("game.analysis.even");
+  return tSide("game.analysis.ahead", v > 0 ? "white" : "black", { cells: cells(Math.abs(v)) });
+}
+
+/** A number of cells with one decimal, as the language writes it. */
+const cells = (n) => num(n, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** A mistake's kind in words (the review's `kind`: "mistake" or "blunder"). */
+const mistakeKind = (kind) => (kind === "blunder" ? t("game.analysis.blunder") : t("game.analysis.mistake"));
+
+/** A line of the mistakes' list after the move: who, how bad, what was better. */
+function mistakeLine(m) {
+  const p = { side: sideName(m.side), cells: cells(m.loss / 100), best: m.best || "" };
+  if (m.kind === "blunder") return m.best ? t("game.analysis.blunder_better", p) : t("game.analysis.blunder_line", p);
+  return m.best ? t("game.analysis.mistake_better", p) : t("game.analysis.mistake_line", p);
 }
 
 const sideToMove = (position) => position.split(":")[1];
@@ -48,11 +62,11 @@ export class Analysis {
     this.toggle = h("button", {
       class: "toggle", type: "button", "data-testid": "analyse", "aria-pressed": "false",
       onclick: () => this.setOn(!this.on),
-    }, "Show the engine's move");
+    }, t("game.analysis.toggle"));
     this.box = h("div", { class: "analysis", "data-testid": "analysis", "aria-live": "polite" });
     this.graph = svg("svg", {
       class: "eval-graph", "data-testid": "eval-graph", viewBox: `0 0 ${W} ${H}`,
-      role: "img", "aria-label": "evaluation after each move: White ahead up, Black ahead down",
+      role: "img", "aria-label": t("game.analysis.graph_label"),
     });
     this.graph.addEventListener("click", (e) => {
       const r = this.graph.getBoundingClientRect();
@@ -65,7 +79,7 @@ export class Analysis {
     this.mistakes = h("ul", { class: "mistakes", "data-testid": "mistakes" });
     this.reviewBox = h("div", { class: "review" }, this.graph, this.caption, this.mistakes);
     this.el = h("section", { class: "panel analysis-panel", "data-testid": "analysis-panel" },
-      h("div", { class: "row" }, h("h2", {}, "Analysis"), this.toggle),
+      h("div", { class: "row" }, h("h2", {}, t("game.analysis.title")), this.toggle),
       this.box, this.reviewBox);
   }
 
@@ -97,14 +111,12 @@ export class Analysis {
     this.toggle.disabled = !allowed;
     if (!allowed) {
       if (this.on) this.setOn(false);
-      this.box.textContent = "Analysis and hints are off while two people play (fair play). They open when the game ends.";
+      this.box.textContent = t("game.analysis.off");
     } else if (this.on) {
       this.analyseShown();
     } else {
       const assisted = live.mode === "ai" && live.status === "ongoing";
-      this.box.textContent = assisted
-        ? "The engine can show its best move. Using it on the current position marks this game as assisted in its record."
-        : "Turn this on to see the engine's best move and evaluation of the position shown.";
+      this.box.textContent = assisted ? t("game.analysis.assisted_note") : t("game.analysis.turn_on");
     }
     this.drawReview();
   }
@@ -119,11 +131,11 @@ export class Analysis {
     const ctl = new AbortController();
     this.abort = ctl;
     if (view.status === "over" && view.ply === this.live.ply) {
-      this.box.textContent = "The game is over in this position: nothing to analyse.";
+      this.box.textContent = t("game.analysis.over");
       this.onChange();
       return;
     }
-    this.box.textContent = "The engine is thinking…";
+    this.box.textContent = t("game.analysis.thinking");
     this.onChange();
     // Wait a moment: stepping through a replay should not ask for every ply.
     clearTimeout(this.pause);
@@ -140,8 +152,8 @@ export class Analysis {
     }, (e) => {
       if (ctl.signal.aborted || e.name === "AbortError") return;
       this.box.textContent = e.code === "game_over"
-        ? "The game is over in this position: nothing to analyse."
-        : `No analysis: ${e.message}`;
+        ? t("game.analysis.over")
+        : t("game.analysis.failed", { error: errorText(e) });
       this.asked = null; // try again on the next change
       if (e.code !== "game_over") this.onError(e);
     });
@@ -151,10 +163,10 @@ export class Analysis {
     const r = this.result;
     const stm = sideToMove(r.position);
     this.box.replaceChildren(
-      h("div", {}, "Best move: ", h("strong", { class: "best-move" }, r.best)),
+      h("div", {}, tNodes("game.analysis.best", { move: h("strong", { class: "best-move" }, r.best) })),
       h("div", {}, describe(r.score, stm)),
-      r.pv.length > 1 ? h("div", { class: "small" }, `Line: ${r.pv.join(" ")}`) : null,
-      h("div", { class: "small" }, `Depth ${r.depth}, ${r.nodes} positions, ${r.time_ms} ms.`),
+      r.pv.length > 1 ? h("div", { class: "small" }, t("game.analysis.line", { line: r.pv.join(" ") })) : null,
+      h("div", { class: "small" }, t("game.analysis.search", { depth: r.depth, count: r.nodes, nodes: num(r.nodes), ms: num(r.time_ms) })),
     );
   }
 
@@ -177,7 +189,7 @@ export class Analysis {
     if (!review) return;
     g.dataset.status = review.status;
     if (review.status !== "done") {
-      this.caption.textContent = "The post-game analysis is being computed: the graph appears here in a moment.";
+      this.caption.textContent = t("game.analysis.pending");
       return;
     }
     const values = review.values;
@@ -198,14 +210,14 @@ export class Analysis {
       svg("line", { class: v === 0 ? "graph-zero" : "graph-grid", x1: LEFT, x2: right, y1: y(v), y2: y(v) }, g);
       label(text, LEFT - 4, y(v), "graph-label y");
     }
-    label("White", LEFT + 3, top + 9, "graph-label side");
-    label("Black", LEFT + 3, bottom - 4, "graph-label side");
+    label(sideName("white"), LEFT + 3, top + 9, "graph-label side");
+    label(sideName("black"), LEFT + 3, bottom - 4, "graph-label side");
     // The x axis: move numbers.
     const blackFirst = s.start.split(":")[1] === "b";
     const step = Math.max(2, Math.ceil(n / 8 / 2) * 2);
     for (let p = 0; p <= n; p += step) {
       svg("line", { class: "graph-tick", x1: x(p), x2: x(p), y1: bottom, y2: bottom + 3 }, g);
-      label(p === 0 ? "start" : moveNumber(p, blackFirst).replace("…", ""), x(p), bottom + 11, "graph-label x");
+      label(p === 0 ? t("game.analysis.start") : moveNumber(p, blackFirst).replace("…", ""), x(p), bottom + 11, "graph-label x");
     }
     svg("polyline", {
       class: "graph-line",
@@ -218,18 +230,15 @@ export class Analysis {
         class: `graph-mistake ${m.kind}`, cx: x(m.ply), cy: y(values[m.ply]), r: 3.5,
         "data-ply": m.ply,
       }, g);
-      svg("title", {}, dot).textContent = `${moveNumber(m.ply, blackFirst)} ${m.move}: ${m.kind}`;
+      svg("title", {}, dot).textContent = t("game.analysis.mistake_title", { number: moveNumber(m.ply, blackFirst), move: m.move, kind: mistakeKind(m.kind) });
     }
     g.dataset.points = String(values.length);
-    this.caption.textContent = review.mistakes.length
-      ? "Evaluation after each move (White ahead up). Dots mark the moves that lost most: click one, or the graph, to see the position."
-      : "Evaluation after each move (White ahead up). No clear mistakes found. Click the graph to see a position.";
+    this.caption.textContent = review.mistakes.length ? t("game.analysis.caption") : t("game.analysis.caption_clean");
     for (const m of review.mistakes) {
       this.mistakes.append(h("li", {},
         h("button", { type: "button", class: `mistake-link ${m.kind}`, onclick: () => this.onPly(m.ply - 1) },
           `${moveNumber(m.ply, blackFirst)} ${m.move}`),
-        ` ${m.side === "white" ? "White" : "Black"}, a ${m.kind} (about ${(m.loss / 100).toFixed(1)} cells)`,
-        m.best ? `; better was ${m.best}` : ""));
+        " ", mistakeLine(m)));
     }
   }
 

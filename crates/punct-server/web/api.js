@@ -1,11 +1,24 @@
 // Everything the page asks the server, in one place (docs/API.md).
 
-/** An error answer of the API: `code` and `message` are the server's. */
+/**
+ * An error answer of the API: `code` and `message` are the server's,
+ * `params` the values it names (a cell, a limit) and, for an illegal move,
+ * `reason` the rule broken. The page shows it with i18n.js errorText().
+ * Errors of the page's own (the network, an answer that is not JSON) have
+ * codes too: network, timeout, bad_answer, http (params.status).
+ */
 export class ApiError extends Error {
-  constructor(code, message, status = 0) {
+  constructor(code, message, status = 0, params = null, reason = null) {
     super(message);
     this.code = code;
     this.status = status;
+    this.params = params || {};
+    this.reason = reason || null;
+  }
+
+  /** The error of an API answer's `error` object. */
+  static from(error, status = 0) {
+    return new ApiError(error.code, error.message, status, error.params, error.reason);
   }
 }
 
@@ -31,11 +44,8 @@ async function request(method, path, body, signal, headers = {}) {
   }
   if (!res.ok) {
     const err = data && data.error;
-    throw new ApiError(
-      err ? err.code : `http_${res.status}`,
-      err ? err.message : `the server answered ${res.status} ${res.statusText}`,
-      res.status,
-    );
+    if (err) throw ApiError.from(err, res.status);
+    throw new ApiError("http", `the server answered ${res.status} ${res.statusText}`, res.status, { status: res.status });
   }
   if (data === null) throw new ApiError("bad_answer", "the server's answer is not JSON", res.status);
   return data;
@@ -183,7 +193,7 @@ export class LiveSocket {
     if (!waiting) return;
     this.pending.delete(msg.id);
     clearTimeout(waiting.timer);
-    if (msg.type === "error") waiting.reject(new ApiError(msg.error.code, msg.error.message));
+    if (msg.type === "error") waiting.reject(ApiError.from(msg.error));
     else waiting.resolve(msg);
   }
 

@@ -5,7 +5,12 @@
 // centre), the pieces, height badges, marks above the pieces (legal
 // targets, origin, hover outline), the ghost and best move, and on top the
 // transparent cells that take every click. No rules here: what is legal
-// always comes from the game's state.
+// always comes from the game's state. Keyboard play (kbd.js) adds a
+// cursor on top (setCursor) and the words for the board (its label) come
+// from t() (i18n.js).
+
+import { t } from "./i18n.js";
+import { edgeName } from "./dom.js";
 
 const NS = "http://www.w3.org/2000/svg";
 export const HEX = 20; // a cell's circumradius in SVG units
@@ -16,7 +21,10 @@ export const LIFT = 6; // a piece's thickness: each level draws a piece this muc
 const BAR = 0.36 * HEX; // the width of the bar joining two dots
 const EDGE = 1.1; // outline width of a piece
 const BADGE_R = 6.5; // a height badge's radius (grown on small screens, see drawBadges)
-export const PAIR_COLOURS = ["#c0392b", "#2e6fb7", "#2f8f4e"];
+// Okabe–Ito's vermillion, blue and bluish green, darkened to one
+// lightness: told apart with any colour vision, at least 3:1 against the
+// page in light and dark mode, and white names on them at 4.5:1.
+export const PAIR_COLOURS = ["#c24f00", "#0072b2", "#00805d"];
 // Each pair of sides also has its own pattern, so colour is not the only cue.
 export const PAIR_DASH = [null, "16 7", "3 7"];
 
@@ -204,6 +212,13 @@ export function pieceIcon(geom, kind, rotation, side, flipped = false) {
   return el;
 }
 
+/** About how wide `text` is at font size 1 (wide scripts count about twice). */
+function textWidth(text) {
+  let w = 0;
+  for (const ch of text) w += ch.codePointAt(0) >= 0x2e80 ? 1 : 0.6;
+  return w;
+}
+
 /** Keeps an angle (degrees) so that text along it reads left to right. */
 function upright(deg) {
   let a = ((deg % 360) + 360) % 360;
@@ -227,8 +242,11 @@ export class Board {
       class: "board",
       "data-testid": "board",
       role: "img",
-      "aria-label": "PÜNCT board",
+      "aria-label": t("a11y.board.name"),
     });
+    this.fixedLabel = null; // setLabel(): a label of the screen's instead of the summary
+    this.hint = null; // setKeyboardHint(): how to play it by keyboard (kbd.js)
+    this.cursor = null; // the keyboard cursor's cell (kbd.js)
     const defs = svg("defs", {}, this.el);
     const marker = svg("marker", {
       id: "punct-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5,
@@ -245,6 +263,7 @@ export class Board {
     this.marks = layer("marks"); // legal targets, origin, hover outline
     this.overlay = layer("overlay"); // ghost, best move
     this.hitsLayer = layer("hits"); // transparent cells on top: every click lands here
+    this.cursorLayer = layer("cursor-layer"); // the keyboard cursor (kbd.js), above all
     this.hits = new Map();
     for (const c of geom.cells) {
       this.hits.set(c.name, svg("polygon", { class: "hit", "data-cell": c.name }, this.hitsLayer));
@@ -378,13 +397,14 @@ export class Board {
           "stroke-dasharray": PAIR_DASH[i % 3], x1, y1, x2, y2,
         }, base);
         const other = pair.find((e) => e !== edge);
-        svg("title", {}, stripe).textContent = `${edge}: connect it to ${other}`;
+        const title = t("a11y.edge.title", { edge: edgeName(edge), other: edgeName(other) });
+        svg("title", {}, stripe).textContent = title;
         // The name on a pill in the middle of the stripe, along it.
-        const name = edge.replace(/^side /, "");
+        const name = /^side /.test(edge) ? edge.slice(5) : edgeName(edge); // a side by its cells alone
         const [mx, my] = [(x1 + x2) / 2, (y1 + y2) / 2];
         const angle = upright((Math.atan2(uy, ux) * 180) / Math.PI);
         const font = 9.5;
-        const w = name.length * font * 0.6 + 9;
+        const w = textWidth(name) * font + 9;
         const hgt = font + 4.5;
         const pill = svg("g", {
           class: "side-label", "data-edge": edge, "data-pair": i,
@@ -392,7 +412,7 @@ export class Board {
         }, labels);
         svg("rect", { x: -w / 2, y: -hgt / 2, width: w, height: hgt, rx: hgt / 2, fill: PAIR_COLOURS[i % 3] }, pill);
         svg("text", { x: 0, y: 0.3, "font-size": font }, pill).textContent = name;
-        svg("title", {}, pill).textContent = `${edge}: connect it to ${other}`;
+        svg("title", {}, pill).textContent = title;
         const a = (angle * Math.PI) / 180;
         const ex = (Math.abs(Math.cos(a)) * w + Math.abs(Math.sin(a)) * hgt) / 2;
         const ey = (Math.abs(Math.sin(a)) * w + Math.abs(Math.cos(a)) * hgt) / 2;
@@ -497,6 +517,8 @@ export class Board {
       });
     }
     this.drawBadges();
+    this.drawCursor();
+    this.updateLabel();
     // The last move: the piece's cells outlined, a moved piece's origin dashed.
     const last = state.last_move || "";
     const add = last.match(/^([TCELMR])@([A-Q]\d+)\//);
@@ -553,6 +575,64 @@ export class Board {
         gap: g.gap, scale, attrs: { "data-height-cell": at, "data-height-cells": g.cells.join(" ") },
       });
     }
+  }
+
+  /** The board's name for assistive technology: the screen's, or a summary of the position; the keyboard hint after it. */
+  updateLabel() {
+    const s = this.state;
+    let label = this.fixedLabel;
+    if (!label && s) {
+      const n = { white: 0, black: 0 };
+      for (const p of s.pieces || []) n[p.side] = (n[p.side] || 0) + 1;
+      label = t("a11y.board.label", { white: n.white, black: n.black });
+      if (s.status === "over") label += ` ${t("a11y.board.over")}`;
+      else if (s.to_move === "white" || s.to_move === "black") label += ` ${t(`a11y.board.to_move.${s.to_move}`)}`;
+    }
+    label ||= t("a11y.board.name");
+    this.el.setAttribute("aria-label", this.hint ? `${label} ${this.hint}` : label);
+  }
+
+  /** A fixed label instead of the position's summary (null: the summary again). */
+  setLabel(text) {
+    this.fixedLabel = text || null;
+    this.updateLabel();
+  }
+
+  /** Made playable by keyboard (kbd.js): an application with a hint in its label; null: a picture again. */
+  setKeyboardHint(hint) {
+    this.hint = hint || null;
+    if (this.hint) {
+      this.el.setAttribute("role", "application");
+      this.el.setAttribute("aria-roledescription", t("a11y.board.role"));
+    } else {
+      this.el.setAttribute("role", "img");
+      this.el.removeAttribute("aria-roledescription");
+    }
+    this.updateLabel();
+  }
+
+  /** Puts the keyboard cursor on `cell` (null: none); shown while the board has the keyboard's focus. */
+  setCursor(cell) {
+    this.cursor = cell && this.geom.cell(cell) ? cell : null;
+    if (this.cursor) this.el.dataset.cursor = this.cursor;
+    else delete this.el.dataset.cursor;
+    this.drawCursor();
+  }
+
+  /** The cursor: the cell's outline on the ground and on top of its stack, dark under light so it shows on anything. */
+  drawCursor() {
+    this.cursorLayer.replaceChildren();
+    const cell = this.cursor;
+    if (!cell) return;
+    const g = svg("g", { class: "kbd-cursor", "data-kbd-cursor": cell }, this.cursorLayer);
+    const ring = (pt) => {
+      const points = hexPoints(pt, HEX * 0.92);
+      svg("polygon", { class: "kbd-cursor-under", points }, g);
+      svg("polygon", { class: "kbd-cursor-over", points }, g);
+    };
+    ring(this.cellPt(cell));
+    const h = this.surface(cell);
+    if (h > 0) ring(this.surfacePt(cell, h));
   }
 
   outline(cell, cls, layer, attrs = {}) {

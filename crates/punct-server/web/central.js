@@ -2,6 +2,8 @@
 // side (their top dot is that side's, from the state's stacks and the
 // board's `central` cells) and the warning before a side's last piece.
 
+import { t } from "./i18n.js";
+
 /** The central cells whose top dot is `side`'s. */
 export function countedCells(state, geom, side) {
   const cells = [];
@@ -26,8 +28,8 @@ export function reserveLeft(state, side) {
 export function lastPieceWarning(state, side) {
   if (reserveLeft(state, side) !== 1) return "";
   if (state.variant === "basic") {
-    return "This is your last piece: after it the game ends in a draw unless someone connects.";
+    return t("game.last_piece.basic");
   }
   const c = state.central || { white: 0, black: 0 };
-  return `This is your last piece: after it the game ends and, unless someone connects, the central count decides — now White ${c.white}, Black ${c.black}.`;
+  return t("game.last_piece.standard", { white: c.white, black: c.black });
 }

@@ -4,7 +4,8 @@
 // decides a flag fall. Server time is estimated from the live socket's
 // `time` messages.
 
-import { h } from "./dom.js";
+import { h, tSide } from "./dom.js";
+import { t } from "./i18n.js";
 
 const LOW_MS = 20_000; // real time: warn below 20 s
 const LOW_DAY_MS = 6 * 3600_000; // correspondence: below 6 hours
@@ -16,8 +17,8 @@ export function formatClock(ms, type) {
     const d = Math.floor(ms / 86400_000);
     const hours = Math.floor((ms % 86400_000) / 3600_000);
     const min = Math.floor((ms % 3600_000) / 60_000);
-    if (d > 0) return `${d} d ${hours} h`;
-    if (hours > 0) return `${hours} h ${min} min`;
+    if (d > 0) return t("game.clock.days_hours", { days: d, hours });
+    if (hours > 0) return t("game.clock.hours_minutes", { hours, minutes: min });
   }
   const total = ms / 1000;
   const m = Math.floor(total / 60);
@@ -29,7 +30,7 @@ export function formatClock(ms, type) {
 /** The time control in words: "3+2", "3 days per move". */
 export function controlText(clock) {
   if (!clock) return "";
-  if (clock.type === "correspondence") return `${clock.days} day${clock.days === 1 ? "" : "s"} per move`;
+  if (clock.type === "correspondence") return t("game.clock.per_move", { count: clock.days });
   const min = clock.initial / 60;
   return `${Number.isInteger(min) ? min : min.toFixed(1)}+${clock.increment}`;
 }
@@ -88,7 +89,7 @@ export class Clocks {
       el.classList.toggle("running", running);
       el.classList.toggle("low", low && running);
       el.dataset.ms = String(Math.max(0, Math.round(ms)));
-      el.setAttribute("aria-label", `${side}'s clock: ${formatClock(ms, c.type)}${running ? ", running" : ""}`);
+      el.setAttribute("aria-label", tSide(running ? "game.clock.label_running" : "game.clock.label", side, { time: formatClock(ms, c.type) }));
       if (running && low && !this.warned.has(side)) {
         this.warned.add(side);
         this.onLow(side);

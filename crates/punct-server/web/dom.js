@@ -1,5 +1,8 @@
 // A tiny helper to build HTML elements without innerHTML, so text from the
-// server (messages, moves) is always inserted as text.
+// server (messages, moves) is always inserted as text; and the helpers for
+// texts that name a side, an edge of the board or hold elements.
+
+import { t } from "./i18n.js";
 
 /**
  * h("button", {class: "x", "data-testid": "pass", onclick: f}, "Pass")
@@ -25,9 +28,52 @@ export function show(el, visible) {
   el.hidden = !visible;
 }
 
-/** "white" → "White" */
+/** "white" → "White" (for names that are not words of a language). */
 export function cap(s) {
   return s ? s[0].toUpperCase() + s.slice(1) : "";
+}
+
+/** A side's name on its own: "White", "Black" (side.white, side.black). */
+export function sideName(side) {
+  return t(`side.${side}`);
+}
+
+/**
+ * A sentence that names a side, in its form for `side`: `key.white` or
+ * `key.black` (languages inflect the name, so each side has its own
+ * sentence rather than a name put into one).
+ */
+export function tSide(key, side, params = {}) {
+  return t(`${key}.${side === "black" ? "black" : "white"}`, params);
+}
+
+/** The server's names of the board's sides (GET /api/board `pairs`, a result's `sides`) → keys edge.*. */
+const EDGE_KEYS = {
+  "column A": "edge.column_a",
+  "column Q": "edge.column_q",
+  "row 1": "edge.row_1",
+  "row 17": "edge.row_17",
+  "side J2–P8": "edge.side_j2_p8",
+  "side B10–H16": "edge.side_b10_h16",
+};
+
+/** A side of the board in the language shown ("column A"). */
+export function edgeName(name) {
+  return EDGE_KEYS[name] ? t(EDGE_KEYS[name]) : name;
+}
+
+/**
+ * A text with elements in it: t(key, params) whose placeholders named in
+ * `nodes` become those elements (or strings), as a list for h()'s children.
+ * tNodes("game.analysis.best", {move: h("strong", {}, "E@C5/2")})
+ */
+export function tNodes(key, nodes, params = {}) {
+  const mark = "\u0001";
+  const marked = { ...params };
+  for (const name of Object.keys(nodes)) marked[name] = `${mark}${name}${mark}`;
+  return t(key, marked).split(mark)
+    .map((part, i) => (i % 2 ? nodes[part] : part))
+    .filter((part) => part !== "" && part != null);
 }
 
 export const other = (side) => (side === "white" ? "black" : "white");

@@ -3,41 +3,58 @@
 // words, and what to do next: a rematch (colours swapped; online the
 // opponent accepts), a new game, the rematch's link once it has begun.
 
-import { h, show, cap, other } from "./dom.js";
+import { h, show, other, tSide, edgeName } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** The reason of a result (`state.result`) in plain words. */
 export function reasonText(result) {
-  const winner = result.winner ? cap(result.winner) : null;
-  const loser = result.winner ? cap(other(result.winner)) : null;
-  const c = result.central;
-  const count = c ? `White ${c.white}, Black ${c.black}` : "";
+  const winner = result.winner || null;
+  const loser = winner ? other(winner) : null;
+  const c = result.central || {};
+  const count = { white: c.white, black: c.black };
   switch (result.reason) {
-    case "connection":
-      return `${winner} connected ${result.sides.join(" and ")}.`;
+    case "connection": {
+      const [a, b] = (result.sides || []).map(edgeName);
+      return tSide("game.reason.connection", winner, { a, b });
+    }
     case "central count":
       return winner
-        ? `Nobody connected. After the last piece the central hexagon decides: ${count}.`
-        : `Nobody connected, and the central hexagon is tied: ${count}.`;
+        ? tSide("game.reason.central", winner, count)
+        : t("game.reason.central_tie", count);
     case "no connection":
-      return "Nobody connected before the last piece: a draw.";
+      return t("game.reason.no_connection");
     case "resignation":
-      return `${loser} resigned.`;
+      return loser ? tSide("game.reason.resignation", loser) : "";
     case "agreement":
-      return "Drawn by agreement.";
+      return t("game.reason.agreement");
     case "time":
-      return `${loser} ran out of time.`;
+      return loser ? tSide("game.reason.time", loser) : "";
     case "abandonment":
-      return `${loser} left the game.`;
+      return loser ? tSide("game.reason.abandonment", loser) : "";
     default:
-      return result.text ? `${cap(result.text)}.` : "";
+      return result.score ? t("game.reason.recorded", { score: result.score }) : "";
   }
+}
+
+/** How the game ended for the person at this screen, holding `seats`: won, lost, draw or decided (watching). */
+export function outcome(result, seats) {
+  if (!result.winner) return "draw";
+  if (seats.length === 1) return seats[0] === result.winner ? "won" : "lost";
+  return "decided";
 }
 
 /** The headline for the person at this screen, holding `seats`. */
 export function headline(result, seats) {
-  if (!result.winner) return "Draw";
-  if (seats.length === 1) return seats[0] === result.winner ? "You won" : "You lost";
-  return `${cap(result.winner)} wins`;
+  switch (outcome(result, seats)) {
+    case "draw":
+      return t("game.end.draw");
+    case "won":
+      return t("game.end.won");
+    case "lost":
+      return t("game.end.lost");
+    default:
+      return tSide("game.end.wins", result.winner);
+  }
 }
 
 export class EndOfGame {
@@ -51,11 +68,11 @@ export class EndOfGame {
     this.reason = h("span", { class: "end-reason", "data-testid": "result-reason" });
     this.score = h("span", { class: "end-score" });
     this.note = h("p", { class: "end-note small" });
-    this.rematchBtn = btn("rematch", "Rematch", () => this.onRematch("offer"), "primary");
-    this.acceptBtn = btn("accept-rematch", "Accept the rematch", () => this.onRematch("accept"), "primary");
-    this.declineBtn = btn("decline-rematch", "Decline", () => this.onRematch("decline"));
-    this.rematchLink = h("a", { class: "button", "data-testid": "rematch-link", "data-nav": "" }, "Go to the rematch");
-    this.newGame = h("a", { href: "/", class: "button", "data-nav": "", "data-testid": "new-game" }, "New game");
+    this.rematchBtn = btn("rematch", t("game.end.rematch"), () => this.onRematch("offer"), "primary");
+    this.acceptBtn = btn("accept-rematch", t("game.end.accept_rematch"), () => this.onRematch("accept"), "primary");
+    this.declineBtn = btn("decline-rematch", t("game.end.decline_rematch"), () => this.onRematch("decline"));
+    this.rematchLink = h("a", { class: "button", "data-testid": "rematch-link", "data-nav": "" }, t("game.end.go_to_rematch"));
+    this.newGame = h("a", { href: "/", class: "button", "data-nav": "", "data-testid": "new-game" }, t("game.end.new_game"));
     this.el = h("div", { class: "result-banner", "data-testid": "result-banner", role: "status" },
       h("div", { class: "end-head" }, this.title, this.score),
       this.reason, this.note,
@@ -68,32 +85,31 @@ export class EndOfGame {
     show(this.el, over);
     if (!over) return;
     const r = s.result;
-    const title = headline(r, seats);
-    this.title.textContent = title;
-    this.el.dataset.outcome = title === "You won" ? "won" : title === "You lost" ? "lost" : r.winner ? "decided" : "draw";
+    this.title.textContent = headline(r, seats);
+    this.el.dataset.outcome = outcome(r, seats);
     this.score.textContent = r.score;
     this.reason.textContent = reasonText(r);
     const notes = [];
-    if (s.assisted) notes.push("The engine's hints were used in this game.");
+    if (s.assisted) notes.push(t("game.end.assisted"));
     const player = seats.length > 0;
     const offeredBy = s.rematch_offer;
     const theirOffer = player && offeredBy && !seats.includes(offeredBy);
     const ourOffer = player && offeredBy && seats.includes(offeredBy) && s.mode === "online";
-    if (theirOffer) notes.push(`${cap(offeredBy)} offers a rematch with the colours swapped.`);
-    else if (ourOffer) notes.push("Rematch offered: waiting for your opponent's answer.");
+    if (theirOffer) notes.push(tSide("game.end.rematch_offer", offeredBy));
+    else if (ourOffer) notes.push(t("game.end.rematch_offered_note"));
     this.note.textContent = notes.join(" ");
     show(this.note, notes.length > 0);
     const started = !!s.rematch;
     show(this.rematchBtn, player && !started && !theirOffer);
     this.rematchBtn.disabled = busy || !!ourOffer;
-    this.rematchBtn.textContent = ourOffer ? "Rematch offered…" : "Rematch";
+    this.rematchBtn.textContent = ourOffer ? t("game.end.rematch_offered") : t("game.end.rematch");
     show(this.acceptBtn, !!theirOffer && !started);
     show(this.declineBtn, !!theirOffer && !started);
     this.acceptBtn.disabled = this.declineBtn.disabled = busy;
     show(this.rematchLink, started);
     if (started) {
       this.rematchLink.setAttribute("href", `/game/${s.rematch}`);
-      this.rematchLink.textContent = player ? "Go to the rematch" : "Watch the rematch";
+      this.rematchLink.textContent = player ? t("game.end.go_to_rematch") : t("game.end.watch_rematch");
     }
   }
 }

@@ -3,7 +3,9 @@
 // is read from the server's state; the page only asks.
 
 import { api, LiveSocket } from "./api.js";
-import { h, show, cap, other, gameMemory, playerName } from "./dom.js";
+import { h, show, other, gameMemory, playerName, tSide } from "./dom.js";
+import { t, has, errorText } from "./i18n.js";
+import { siteNav } from "./nav.js";
 import { Board, Geometry, pieceIcon } from "./board.js";
 import { StackView } from "./stack.js";
 import { Key } from "./key.js";
@@ -20,6 +22,22 @@ import { Analysis } from "./analysis.js";
 import { EndOfGame, headline, reasonText } from "./endgame.js";
 import { Clocks } from "./clock.js";
 import { Players } from "./players.js";
+import { attachKeyboard, pieceKeys } from "./kbd.js";
+import { GameVoice, PositionText } from "./announce.js";
+
+/**
+ * The state's `notice` (a word for the players the server does not store)
+ * from its code: game.notice.<code>, with a form per side when it names
+ * one; the server's English for a code this page does not know.
+ */
+function noticeText(s) {
+  if (!s.notice) return "";
+  const side = s.notice_params && s.notice_params.side;
+  const key = `game.notice.${s.notice_code}`;
+  if (side && has(`${key}.${side}`)) return tSide(key, side);
+  if (has(key)) return t(key);
+  return s.notice;
+}
 
 /** `invite`: an invite code from the address, claimed before the game shows. */
 export function gameScreen(root, id, { invite = null } = {}, navigate) {
@@ -34,14 +52,14 @@ export function gameScreen(root, id, { invite = null } = {}, navigate) {
  */
 function linkRow(url, testid, copyTestid, say) {
   const text = h("code", { class: "link", "data-testid": testid }, url);
-  const copy = h("button", { type: "button", "data-testid": copyTestid }, "Copy");
+  const copy = h("button", { type: "button", "data-testid": copyTestid }, t("game.link.copy"));
   copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(url);
-      copy.textContent = "Copied";
+      copy.textContent = t("game.link.copied");
     } catch {
       window.getSelection()?.selectAllChildren(text);
-      say("The browser did not allow copying: the link is selected, copy it by hand.");
+      say(t("game.link.copy_failed"));
     }
   });
   return h("div", { class: "link-row" }, text, copy);
@@ -77,7 +95,7 @@ class GameScreen {
     this.toast = new Toast(); // messages over the page, never pushing it down
     this.message = this.toast.text;
     this.root.replaceChildren(h("div", { class: "game loading", "data-testid": "game" },
-      h("p", {}, "Loading the game…"), this.toast.el));
+      siteNav("play"), h("p", {}, t("game.loading")), this.toast.el));
     let info;
     let state;
     let note = "";
@@ -87,8 +105,8 @@ class GameScreen {
       [info, state] = await Promise.all([api.board(), api.game(this.id, null, this.token)]);
     } catch (e) {
       if (this.destroyed) return;
-      this.say(e.message);
-      this.root.firstChild.append(h("p", {}, h("a", { href: "/", "data-nav": "" }, "Back to the start page")));
+      this.say(errorText(e), e.code);
+      this.root.firstChild.append(h("p", {}, h("a", { href: "/", "data-nav": "" }, t("game.back_to_start"))));
       return;
     }
     if (this.destroyed) return;
@@ -99,7 +117,7 @@ class GameScreen {
       // Renewed elsewhere (or never valid): this browser no longer holds the seat.
       gameMemory.forget(this.id);
       this.token = null;
-      note ||= "The link this browser kept for this game no longer holds a seat (a new one was made for it): you are watching.";
+      note ||= t("game.seat.lost");
     }
     this.say(note);
     this.applyLive(state);
@@ -135,7 +153,7 @@ class GameScreen {
       const mine = await api.game(this.id, null, this.token).catch(() => null);
       if (mine && mine.you && mine.you.length) {
         clear();
-        return `That was the invite link for your opponent's seat: send it to them. You play ${mine.you.map(cap).join(" and ")} here.`;
+        return mine.you.length > 1 ? t("game.invite.own_both") : tSide("game.invite.own", mine.you[0]);
       }
     }
     try {
@@ -147,10 +165,10 @@ class GameScreen {
       return "";
     } catch (e) {
       const why = {
-        invite_used: "This invite has been used: you are watching.",
-        bad_invite: "This invite link is not valid for this game (is it complete?): you are watching.",
-        game_over: "The game ended before anyone took this seat: you are watching.",
-      }[e.code];
+        invite_used: () => t("game.invite.used"),
+        bad_invite: () => t("game.invite.bad"),
+        game_over: () => t("game.invite.over"),
+      }[e.code]?.();
       if (!why) throw e; // an unknown game or the network: shown as a load error
       clear();
       return why;
@@ -167,13 +185,13 @@ class GameScreen {
       this.token = renewed.token;
       const url = new URL(renewed.link, location.origin).href;
       this.seatLink.replaceChildren(
-        h("p", { class: "small" }, "Your seat's new link: open it on the device you move to. Keep it to yourself: whoever has it plays your seat."),
+        h("p", { class: "small" }, t("game.seat.new_link")),
         linkRow(url, "seat-link", "copy-seat-link", (text) => this.say(text)),
-        h("p", { class: "small", "data-testid": "renew-note" }, "The old link has stopped working, on every device that had it."));
+        h("p", { class: "small", "data-testid": "renew-note" }, t("game.seat.old_link_void")));
       show(this.seatLink, true);
       this.say("");
     } catch (e) {
-      this.say(e.message);
+      this.say(errorText(e), e.code);
     } finally {
       this.renewBtn.disabled = false;
     }
@@ -189,6 +207,7 @@ class GameScreen {
     this.playersBox?.destroy();
     this.legend?.destroy();
     this.board?.resize?.disconnect();
+    this.kbd?.detach();
     if (this.muteBtn) sound.dropButton(this.muteBtn);
     this.notifier.destroy();
   }
@@ -204,6 +223,10 @@ class GameScreen {
       onWheel: (dy) => this.sel != null && (this.rotate(dy > 0 ? 1 : -1), true),
       onPointer: (type) => this.confirm.pointer(type),
     }, { flipped: this.flipped });
+    // Keyboard play and the board in words (kbd.js, announce.js).
+    this.kbd = attachKeyboard(this.board, { onActivate: (c) => this.clickCell(c), onCursor: (c) => this.hoverCell(c) });
+    this.voice = new GameVoice(this.kbd);
+    this.words = new PositionText(this.geom);
     // Each side's bar: who, reserve, central count, clock slot (playerbar.js).
     this.bars = {};
     this.reserves = {};
@@ -240,41 +263,41 @@ class GameScreen {
 
     this.rotation = h("span", { class: "rotation", "data-testid": "rotation" }, "0");
     this.rotationIcon = h("span", { class: "rotation-icon" });
-    this.rotateBtn = btn("rotate", "⟳ Rotate", () => this.rotate(1), { title: "Rotate the piece: R (Shift+R back) or the mouse wheel" });
-    this.passBtn = btn("pass", "Pass", () => this.sendMove("pass"));
+    this.rotateBtn = btn("rotate", t("game.rotate"), () => this.rotate(1), { title: t("game.rotate_title") });
+    this.passBtn = btn("pass", t("game.pass"), () => this.sendMove("pass"));
     this.moveInput = h("input", {
-      type: "text", "data-testid": "move-input", placeholder: "type a move: E@C5/2, G5-G9/4, pass",
-      autocomplete: "off", autocapitalize: "off", spellcheck: "false", "aria-label": "move in notation",
+      type: "text", "data-testid": "move-input", placeholder: t("game.move_input.placeholder"),
+      autocomplete: "off", autocapitalize: "off", spellcheck: "false", "aria-label": t("game.move_input.label"),
       onkeydown: (e) => {
         if (e.key === "Enter" && this.moveInput.value.trim()) this.sendMove(this.moveInput.value.trim(), true);
       },
     });
     this.selInfo = h("span", { class: "sel-info" });
 
-    this.takebackBtn = btn("takeback", "Take back", () => this.act("takeback", { action: "request" }));
-    this.drawBtn = btn("offer-draw", "Offer a draw", () => this.act("draw", { action: "offer" }));
-    this.resignBtn = btn("resign", "Resign", () => this.resign());
+    this.takebackBtn = btn("takeback", t("game.takeback"), () => this.act("takeback", { action: "request" }));
+    this.drawBtn = btn("offer-draw", t("game.draw.offer"), () => this.act("draw", { action: "offer" }));
+    this.resignBtn = btn("resign", t("game.resign"), () => this.resign());
     this.drawPrompt = h("div", { class: "prompt" }, h("span", { class: "prompt-text" }),
-      btn("accept-draw", "Accept draw", () => this.act("draw", { action: "accept" })),
-      btn("decline-draw", "Decline", () => this.act("draw", { action: "decline" })));
+      btn("accept-draw", t("game.draw.accept"), () => this.act("draw", { action: "accept" })),
+      btn("decline-draw", t("game.draw.decline"), () => this.act("draw", { action: "decline" })));
     this.takebackPrompt = h("div", { class: "prompt" }, h("span", { class: "prompt-text" }),
-      btn("accept-takeback", "Allow takeback", () => this.act("takeback", { action: "accept" })),
-      btn("decline-takeback", "Decline", () => this.act("takeback", { action: "decline" })));
+      btn("accept-takeback", t("game.takeback.accept"), () => this.act("takeback", { action: "accept" })),
+      btn("decline-takeback", t("game.takeback.decline"), () => this.act("takeback", { action: "decline" })));
 
     this.moveList = h("div", { class: "move-list", "data-testid": "move-list" });
     this.slider = h("input", {
-      type: "range", min: 0, max: 0, value: 0, step: 1, "data-testid": "replay-slider", "aria-label": "replay: ply",
+      type: "range", min: 0, max: 0, value: 0, step: 1, "data-testid": "replay-slider", "aria-label": t("game.replay.slider"),
       oninput: () => this.showPly(+this.slider.value),
     });
-    this.prevBtn = btn("replay-prev", "◀", () => this.step(-1), { title: "previous ply (←)", "aria-label": "previous ply" });
-    this.nextBtn = btn("replay-next", "▶", () => this.step(1), { title: "next ply (→)", "aria-label": "next ply" });
-    this.liveBtn = btn("back-to-live", "Back to live", () => this.showPly(this.live.ply));
+    this.prevBtn = btn("replay-prev", "◀", () => this.step(-1), { title: t("game.replay.prev_title"), "aria-label": t("game.replay.prev") });
+    this.nextBtn = btn("replay-next", "▶", () => this.step(1), { title: t("game.replay.next_title"), "aria-label": t("game.replay.next") });
+    this.liveBtn = btn("back-to-live", t("game.replay.live"), () => this.showPly(this.live.ply));
     this.replayLabel = h("span", { class: "replay-label", "data-testid": "replay-label" });
 
     this.invitePanel = h("section", { class: "panel invite", "data-testid": "invite" });
     show(this.invitePanel, false);
-    this.renewBtn = btn("renew-token", "New link for my seat", () => this.renewToken(), {
-      class: "small-button", title: "Makes a new private link for your seat (to move to another device); the old one stops working",
+    this.renewBtn = btn("renew-token", t("game.seat.renew"), () => this.renewToken(), {
+      class: "small-button", title: t("game.seat.renew_title"),
     });
     this.seatLink = h("div", { class: "seat-link" });
     show(this.seatLink, false);
@@ -285,18 +308,18 @@ class GameScreen {
     this.confirm = new TapConfirm({ onConfirm: () => this.confirmMove(), onCancel: () => this.cancel() });
     this.warning = h("div", { class: "warning", "data-testid": "last-piece-warning", role: "status" });
     show(this.warning, false);
-    this.flipBtn = btn("flip-board", "Flip", () => this.flip(), {
-      class: this.flipped ? "tool active" : "tool", "aria-pressed": String(this.flipped), title: "Turn the board round (remembered in this browser)",
+    this.flipBtn = btn("flip-board", t("game.flip"), () => this.flip(), {
+      class: this.flipped ? "tool active" : "tool", "aria-pressed": String(this.flipped), title: t("game.flip_title"),
     });
     this.muteBtn = sound.muteButton();
     this.analysis = new Analysis(this.id, {
       onChange: () => this.renderBoard(),
       onPly: (n) => this.showPly(n),
-      onError: (e) => this.say(e.message),
+      onError: (e) => this.say(errorText(e), e.code),
     });
 
     this.el = gameLayout({
-      home: h("a", { href: "/", "data-nav": "", class: "home" }, "PÜNCT"),
+      home: siteNav("play"), // the site's header, slim in the top bar (style.css "site nav")
       status: this.status,
       tools: [this.connection, this.legend.button, this.flipBtn, this.muteBtn],
       toast: this.toast.el,
@@ -306,7 +329,7 @@ class GameScreen {
       barBottom: this.barSlots.bottom,
       controls: [
         h("div", { class: "controls" },
-          this.rotateBtn, h("span", { class: "rotation-box" }, "rotation ", this.rotation, this.rotationIcon),
+          this.rotateBtn, h("span", { class: "rotation-box" }, `${t("game.rotation")} `, this.rotation, this.rotationIcon),
           this.selInfo, this.passBtn),
         this.confirm.el, this.warning,
         h("div", { class: "controls" }, this.moveInput)],
@@ -318,12 +341,13 @@ class GameScreen {
           h("div", { class: "row buttons" }, this.takebackBtn, this.drawBtn, this.resignBtn),
           h("div", { class: "row buttons seat" }, this.renewBtn), this.seatLink),
         this.stack.el,
+        this.words.el,
         h("section", { class: "panel" },
-          h("div", { class: "row" }, h("h2", {}, "Moves"), this.replayLabel),
+          h("div", { class: "row" }, h("h2", {}, t("game.moves")), this.replayLabel),
           this.moveList,
           h("div", { class: "row replay" }, this.prevBtn, this.slider, this.nextBtn),
           h("div", { class: "row" }, this.liveBtn,
-            h("a", { href: api.recordUrl(this.id), download: `punct-${this.id}.pgn`, "data-testid": "download-record" }, "Download record"))),
+            h("a", { href: api.recordUrl(this.id), download: `punct-${this.id}.pgn`, "data-testid": "download-record" }, t("game.download")))),
         this.analysis.el],
     });
     // The board's proportions, for the layout to give it all the room it can use.
@@ -347,6 +371,7 @@ class GameScreen {
     if (known) return;
     const wasLive = this.live;
     const shown = this.view;
+    this.voice?.state(wasLive, state, state.you || this.you); // the new moves in words (announce.js)
     this.live = state;
     this.legal = indexMoves(state);
     if (this.replayPly != null && this.replayPly >= state.ply) this.replayPly = null;
@@ -387,8 +412,9 @@ class GameScreen {
   }
 
   /**
-   * The moves a takeback asked by `side` undoes: its last move and any
-   * reply after it, e.g. "White's move 12. E@C5/2 and Black's reply G5-G9/4".
+   * A takeback asked by `side`, with the moves it undoes: its last move
+   * and any reply after it, e.g. "White asks to take back White's move
+   * 12. E@C5/2 and the reply G5-G9/4."
    */
   takebackText(side) {
     const s = this.live;
@@ -396,11 +422,11 @@ class GameScreen {
     const mover = (i) => ((i % 2 === 0) === (first === "white") ? "white" : "black");
     let i = s.moves.length - 1;
     while (i >= 0 && mover(i) !== side) i--;
-    if (i < 0) return "a move";
+    if (i < 0) return tSide("game.takeback.asks", side);
     const num = (k) => `${Math.floor((k + (first === "black" ? 1 : 0)) / 2) + 1}${mover(k) === "white" ? "." : "…"}`;
-    const own = `${side === "white" ? "White's" : "Black's"} move ${num(i)} ${s.moves[i]}`;
     const replies = s.moves.slice(i + 1);
-    return replies.length ? `${own} and the reply ${replies.join(", ")}` : own;
+    const p = { number: num(i), move: s.moves[i], replies: replies.join(", ") };
+    return tSide(replies.length ? "game.takeback.asks_move_reply" : "game.takeback.asks_move", side, p);
   }
 
   /** Offers, accepts or declines a rematch; the new game opens when it starts. */
@@ -412,7 +438,7 @@ class GameScreen {
       this.applyLive(await api.rematch(this.id, this.token, action));
       this.say("");
     } catch (e) {
-      this.say(e.message, e.code);
+      this.say(errorText(e), e.code);
     } finally {
       this.busy = false;
       this.render();
@@ -425,7 +451,7 @@ class GameScreen {
     try {
       this.applyLive(await api.setName(this.id, this.token, name));
     } catch (e) {
-      this.say(e.message, e.code);
+      this.say(errorText(e), e.code);
     }
   }
 
@@ -497,9 +523,9 @@ class GameScreen {
         gameMemory.forget(this.id);
         this.token = null;
         this.you = [];
-        this.say("A new link was made for your seat (on another device): this one no longer plays it, you are watching. Open the new link to play here.");
+        this.say(t("game.seat.renewed_elsewhere"));
       } else {
-        this.say(e.message, e.code);
+        this.say(errorText(e), e.code);
       }
       return false;
     } finally {
@@ -604,7 +630,7 @@ class GameScreen {
       this.selectPiece(ownMovable);
       return;
     }
-    if (piece && piece.side === this.live.to_move) this.say("That piece cannot move now.");
+    if (piece && piece.side === this.live.to_move) this.say(t("game.cannot_move"));
     this.openStack(cell);
   }
 
@@ -622,9 +648,11 @@ class GameScreen {
   }
 
   key(e) {
-    const t = e.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+    const target = e.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    // T C E L M R / 1–6 pick a kind, ] [ turn (kbd.js); R with a selection turns it below.
+    if (this.live && pieceKeys(e, { pick: (k) => this.pickKind(this.live.to_move, k), rotate: (d) => this.rotate(d), selected: () => !!this.sel })) return;
     if (e.key === "r" || e.key === "R") {
       if (this.sel) {
         this.rotate(e.shiftKey ? -1 : 1);
@@ -673,7 +701,7 @@ class GameScreen {
       try {
         state = await api.game(this.id, n);
       } catch (e) {
-        this.say(e.message);
+        this.say(errorText(e), e.code);
         return;
       }
       if (req !== this.replayReq || this.replayPly !== n) return;
@@ -703,6 +731,7 @@ class GameScreen {
     this.renderBoard();
     this.renderStack();
     this.analysis.update(this.live, v, this.replayPly != null);
+    this.words.update(v); // the position in words, when open (announce.js)
     const s = this.live;
     this.notifier.update(s, s.status === "ongoing" && !s.ai_thinking && this.seats().includes(s.to_move));
   }
@@ -713,23 +742,24 @@ class GameScreen {
     const seats = this.seats();
     let text;
     if (this.replayPly != null) {
-      text = `Replaying: the position after ${this.replayPly} of ${s.ply} plies (read-only).`;
+      text = t("game.status.replay", { ply: this.replayPly, count: s.ply });
     } else if (s.status === "over") {
-      text = s.result ? `Game over. ${headline(s.result, seats)}: ${reasonText(s.result)}` : "Game over.";
+      text = s.result ? t("game.status.over_result", { headline: headline(s.result, seats), reason: reasonText(s.result) })
+        : t("game.status.over");
     } else {
-      const mover = cap(s.to_move);
+      const mover = s.to_move;
       const open = s.invite_open;
-      if (s.ai_thinking) text = `${mover} to move: the AI is thinking…`;
-      else if (s.ai && s.ai.side === s.to_move) text = `${mover} to move: the AI will move shortly.`;
-      else if (s.mode === "hotseat" && seats.length) text = `${mover} to move: your turn (one screen).`;
-      else if (seats.includes(s.to_move)) text = `${mover} to move: your turn.${open ? " Your opponent has not joined yet." : ""}`;
-      else if (seats.length && open) text = `${mover} to move: waiting for your opponent to join.`;
-      else if (seats.length) text = `${mover} to move: waiting for your opponent.`;
-      else if (open) text = `${mover} to move. ${cap(open)}'s seat is waiting for its player; you are spectating.`;
-      else text = `${mover} to move. You are spectating.`;
+      if (s.ai_thinking) text = tSide("game.status.ai_thinking", mover);
+      else if (s.ai && s.ai.side === s.to_move) text = tSide("game.status.ai_soon", mover);
+      else if (s.mode === "hotseat" && seats.length) text = tSide("game.status.hotseat", mover);
+      else if (seats.includes(s.to_move)) text = tSide(open ? "game.status.your_turn_alone" : "game.status.your_turn", mover);
+      else if (seats.length && open) text = tSide("game.status.waiting_join", mover);
+      else if (seats.length) text = tSide("game.status.waiting", mover);
+      else if (open) text = `${tSide("game.status.to_move", mover)} ${tSide("game.status.seat_open", open)}`;
+      else text = tSide("game.status.spectating", mover);
     }
     this.status.textContent = text;
-    this.connection.textContent = this.connected ? "● live" : "○ reconnecting…";
+    this.connection.textContent = this.connected ? t("game.connection.live") : t("game.connection.down");
     this.connection.classList.toggle("down", !this.connected);
   }
 
@@ -742,23 +772,24 @@ class GameScreen {
     const mine = this.canMove();
     // Players, offers and requests.
     this.playersBox.update(s, seats);
-    this.notice.textContent = s.notice ? `${cap(s.notice)}.` : "";
-    show(this.notice, !!s.notice);
+    const notice = noticeText(s);
+    this.notice.textContent = notice;
+    show(this.notice, !!notice);
     this.endgame.update(s, seats, this.busy);
     this.clocks.update(s);
     // What is on offer, for everyone (those who answer get buttons below).
     const offers = [];
-    if (ongoing && s.draw_offer) offers.push(`${cap(s.draw_offer)} offers a draw.`);
-    if (ongoing && s.takeback_request) offers.push(`${cap(s.takeback_request)} asks to take back ${this.takebackText(s.takeback_request)}.`);
+    if (ongoing && s.draw_offer) offers.push(tSide("game.draw.offered", s.draw_offer));
+    if (ongoing && s.takeback_request) offers.push(this.takebackText(s.takeback_request));
     this.offers.textContent = offers.join(" ");
     show(this.offers, offers.length > 0 && !seats.length);
     const answerDraw = ongoing && s.draw_offer && seats.includes(other(s.draw_offer));
     this.drawPrompt.querySelector(".prompt-text").textContent = answerDraw
-      ? `${cap(s.draw_offer)} offers a draw.` : "";
+      ? tSide("game.draw.offered", s.draw_offer) : "";
     show(this.drawPrompt, !!answerDraw);
     const answerTakeback = s.takeback_request && seats.includes(other(s.takeback_request));
     this.takebackPrompt.querySelector(".prompt-text").textContent = answerTakeback
-      ? `${cap(s.takeback_request)} asks to take back ${this.takebackText(s.takeback_request)}.` : "";
+      ? this.takebackText(s.takeback_request) : "";
     show(this.takebackPrompt, !!answerTakeback);
     // Games ended by resignation or agreement cannot be taken back (docs/API.md).
     const final = s.result && !["connection", "central count", "no connection"].includes(s.result.reason);
@@ -767,17 +798,17 @@ class GameScreen {
     show(this.takebackBtn, player && !final && !alone);
     this.takebackBtn.disabled = this.busy || s.ply === 0 || (s.takeback_request && seats.includes(s.takeback_request));
     this.takebackBtn.textContent = s.mode === "online"
-      ? (s.takeback_request && seats.includes(s.takeback_request) ? "Takeback asked…" : "Ask for a takeback")
-      : "Take back";
+      ? (s.takeback_request && seats.includes(s.takeback_request) ? t("game.takeback.asked") : t("game.takeback.ask"))
+      : t("game.takeback");
     show(this.drawBtn, player && ongoing && !alone);
     const myOffer = s.draw_offer && seats.includes(s.draw_offer) && s.mode !== "hotseat";
     this.drawBtn.disabled = this.busy || !!myOffer;
-    this.drawBtn.textContent = myOffer ? "Draw offered…" : "Offer a draw";
+    this.drawBtn.textContent = myOffer ? t("game.draw.pending") : t("game.draw.offer");
     show(this.resignBtn, player && ongoing);
     show(this.renewBtn, player);
     this.renderInvite();
     this.resignBtn.disabled = this.busy;
-    this.resignBtn.textContent = this.resignArmed ? "Click again to resign" : "Resign";
+    this.resignBtn.textContent = this.resignArmed ? t("game.resign.confirm") : t("game.resign");
     this.resignBtn.classList.toggle("armed", this.resignArmed);
     // Moving.
     show(this.passBtn, mine && this.legal.pass);
@@ -804,12 +835,12 @@ class GameScreen {
     const code = gameMemory.get(this.id)?.invite;
     const say = (text) => this.say(text);
     this.invitePanel.replaceChildren(
-      h("h2", {}, `Waiting for your opponent (${cap(open)})`),
+      h("h2", {}, tSide("game.invite.waiting", open)),
       ...(code
-        ? [h("p", {}, `Send this link to your opponent: it takes the ${open} seat, once.`),
+        ? [h("p", {}, tSide("game.invite.send", open)),
           linkRow(url(`/game/${this.id}#invite=${code}`), "invite-link", "copy-invite", say)]
-        : [h("p", {}, "Your opponent joins with the invite link shown where this game was created.")]),
-      h("p", { class: "small" }, "Anyone can watch at:"),
+        : [h("p", {}, t("game.invite.elsewhere"))]),
+      h("p", { class: "small" }, t("game.invite.watch_at")),
       linkRow(url(`/game/${this.id}`), "spectate-link", "copy-spectate", say));
   }
 
@@ -820,10 +851,10 @@ class GameScreen {
     this.rotation.textContent = sel ? String(sel.rot) : "–";
     this.rotationIcon.replaceChildren(sel ? pieceIcon(this.geom, kind, sel.rot, this.live.to_move, this.flipped) : "");
     this.rotateBtn.disabled = !sel;
-    const tap = this.confirm.touch ? "tap" : "click";
-    this.selInfo.textContent = !sel ? (this.canMove() ? "Pick a piece from your reserve or one of your pieces." : "")
-      : sel.type === "add" ? `Adding ${kind}: ${tap} a marked cell for its PÜNCT.`
-        : `Moving ${kind} from ${sel.piece.punct}: ${tap} a marked cell (Esc cancels).`;
+    const touch = this.confirm.touch;
+    this.selInfo.textContent = !sel ? (this.canMove() ? t("game.select.pick") : "")
+      : sel.type === "add" ? t(touch ? "game.select.adding_tap" : "game.select.adding_click", { kind })
+        : t(touch ? "game.select.moving_tap" : "game.select.moving_click", { kind, from: sel.piece.punct });
     if (sel) this.stack.open(false);
     const move = moveAt(this.sel, this.confirm.cell);
     this.confirm.render(move, this.isLegal(move));
@@ -831,6 +862,7 @@ class GameScreen {
     const warn = sel && sel.type === "add" ? lastPieceWarning(this.live, this.live.to_move) : "";
     this.warning.textContent = warn;
     show(this.warning, !!warn);
+    this.voice.selection(sel, this.legal, this.live.version); // said when it changed (announce.js)
     if (withOverlay) this.renderOverlay();
   }
 
@@ -876,7 +908,7 @@ class GameScreen {
         onclick: () => this.showPly(i + 1),
       }, m));
     });
-    this.moveList.replaceChildren(...(rows.length ? rows : [h("div", { class: "small" }, "No moves yet.")]));
+    this.moveList.replaceChildren(...(rows.length ? rows : [h("div", { class: "small" }, t("game.no_moves"))]));
     // Keep the current move in sight by scrolling the list only (never the page).
     const current = this.moveList.querySelector(".current");
     const list = this.moveList;
@@ -893,7 +925,7 @@ class GameScreen {
     this.prevBtn.disabled = n <= 0;
     this.nextBtn.disabled = n >= s.ply;
     show(this.liveBtn, this.replayPly != null);
-    this.replayLabel.textContent = this.replayPly != null ? `ply ${n} of ${s.ply}` : `${s.ply} plies`;
+    this.replayLabel.textContent = this.replayPly != null ? t("game.replay.at", { ply: n, count: s.ply }) : t("game.replay.plies", { count: s.ply });
     this.renderMoves();
     this.renderStatus();
   }

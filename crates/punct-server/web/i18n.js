@@ -98,13 +98,28 @@ export function num(n, options) {
 }
 
 /**
- * What an API error (api.js ApiError: code, message, params) says in the
- * current language: its code's text (error.<code>), else the server's own
- * English message.
+ * What an API error (api.js ApiError: code, message, params, reason) says
+ * in the current language: for an illegal move the rule it breaks
+ * (illegal.<reason>; another code with a reason, such as a record's
+ * illegal move, puts that into error.<code>.illegal as {why}), else its
+ * code's text (error.<code>), else the server's own English message. A
+ * text that names a side has a form per side (<key>.white, <key>.black),
+ * chosen by params.side.
  */
 export function errorText(err) {
   if (!err) return "";
-  const key = `error.${err.code}`;
-  if (err.code && has(key)) return t(key, err.params || {});
-  return err.message || String(err);
+  const params = err.params || {};
+  const text = (key, p) => {
+    const sided = `${key}.${p.side}`;
+    if (p.side && has(sided)) return t(sided, p);
+    return has(key) ? t(key, p) : null;
+  };
+  const why = err.reason ? text(`illegal.${err.reason}`, params) : null;
+  if (why != null) {
+    if (err.code !== "illegal_move" && has(`error.${err.code}.illegal`)) {
+      return t(`error.${err.code}.illegal`, { ...params, why });
+    }
+    return why;
+  }
+  return (err.code ? text(`error.${err.code}`, params) : null) ?? (err.message || String(err));
 }

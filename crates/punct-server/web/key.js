@@ -1,9 +1,12 @@
 // The key to the board's symbols: a "Key" button opening a small panel
 // where each symbol is drawn by the board's own drawing code, so the key
-// always looks like the board.
+// always looks like the board; then the keys for playing by keyboard
+// (kbd.js). Texts: t() keys a11y.key.*.
 
-import { h } from "./dom.js";
+import { h, edgeName } from "./dom.js";
+import { t } from "./i18n.js";
 import { svg, hexPoints, drawPiece, drawBadge, drawTarget, HEX, DOT, LIFT, PAIR_COLOURS, PAIR_DASH } from "./board.js";
+import { KEY_HELP } from "./kbd.js";
 
 /** A small drawing: `draw(g)` draws round (0, 0) in board units. */
 function sample(draw, { w = 70, h: hgt = 40, y = 0 } = {}) {
@@ -22,12 +25,16 @@ export class Key {
     this.pairs = pairs;
     this.button = h("button", {
       type: "button", class: "tool", "data-testid": "show-key", "aria-expanded": "false",
-      title: "What the symbols on the board mean", onclick: () => this.toggle(),
-    }, "Key");
-    this.panel = h("div", { class: "key-panel", "data-testid": "key", role: "dialog", "aria-label": "key to the board" });
+      title: t("a11y.key.button_title"), onclick: () => this.toggle(),
+    }, t("a11y.key.button"));
+    this.panel = h("div", { class: "key-panel", "data-testid": "key", role: "dialog", "aria-label": t("a11y.key.label") });
     this.panel.hidden = true;
     this.onKey = (e) => {
-      if (e.key === "Escape") this.toggle(false);
+      if (e.key === "Escape") {
+        const inside = this.panel.contains(document.activeElement);
+        this.toggle(false);
+        if (inside) this.button.focus(); // the focus goes back where it came from
+      }
     };
     this.built = false;
   }
@@ -39,6 +46,7 @@ export class Key {
     this.button.classList.toggle("active", on);
     if (on) document.addEventListener("keydown", this.onKey);
     else document.removeEventListener("keydown", this.onKey);
+    if (on) this.closeBtn?.focus({ preventScroll: true });
   }
 
   destroy() {
@@ -50,54 +58,60 @@ export class Key {
     const item = (pic, text) => h("li", {}, pic, h("div", { class: "key-text" }, text));
     const piece = (side, opts = {}) => (g) => drawPiece(g, { ground: pair(0), bars: bar, side, ...opts });
     const items = [
-      item(sample(piece("white")), "White piece: three dots (two shown), the ringed one is its PÜNCT"),
-      item(sample(piece("black")), "Black piece"),
+      item(sample(piece("white")), t("a11y.key.white")),
+      item(sample(piece("black")), t("a11y.key.black")),
       item(sample((g) => {
         drawPiece(g, { ground: [[-18, 10]], bars: [], side: "white", attrs: {} });
         drawPiece(g, { ground: [[-18, 10]], bars: [], side: "black", level: 1 });
         drawPiece(g, { ground: [[-18, 10]], bars: [], side: "white", level: 2 });
         drawBadge(g, [-18 + DOT * 0.85, 10 - 3 * LIFT - DOT * 0.85], 3);
         drawPiece(g, { ground: [[16, 10]], bars: [], side: "white" });
-      }, { y: -4 }), "A stack: each level stands higher; the badge gives its height (3 here)"),
+      }, { y: -4 }), t("a11y.key.stack")),
       item(sample((g) => {
         const ends = [[-26, 8], [26, 8]];
         for (const p of ends) drawPiece(g, { ground: [p], bars: [], side: "black" });
         drawPiece(g, { ground: [ends[0], [0, 8], ends[1]], bars: [[0, 1], [1, 2]], side: "white", level: 1, gaps: [0, 1, 0] });
         drawBadge(g, [DOT * 0.85, 8 - 2 * LIFT - DOT * 0.85], 2, { gap: true });
-      }, { w: 80, y: -4 }), "Bridge: the middle hangs over a gap (dashed, with its shadow); a dashed badge marks a gap"),
+      }, { w: 80, y: -4 }), t("a11y.key.bridge")),
       item(sample((g) => {
         drawPiece(g, { ground: [[-16, 8]], bars: [], side: "black" });
         drawPiece(g, { ground: [[-16, 8]], bars: [], side: "white", level: 1, covered: [true] });
         drawPiece(g, { ground: [[-16, 8]], bars: [], side: "black", level: 2 });
         drawPiece(g, { ground: [[16, 8]], bars: [], side: "white", covered: [true] });
-      }, { y: -4 }), "Covered dots show only their edge under the dot above"),
-      item(sample(piece("white", { halo: true })), "Ringed: this piece may move now (your turn)"),
+      }, { y: -4 }), t("a11y.key.covered")),
+      item(sample(piece("white", { halo: true })), t("a11y.key.halo")),
       item(sample((g) => {
         hex(g, -17, 0);
         hex(g, 17, 0);
         svg("polygon", { class: "last-move", points: hexPoints([-17, 0], HEX * 0.9) }, g);
         svg("polygon", { class: "last-from", points: hexPoints([17, 0], HEX * 0.9) }, g);
-      }, { w: 80 }), "Last move: its cells outlined, where it came from dashed"),
+      }, { w: 80 }), t("a11y.key.last")),
       item(sample((g) => {
         hex(g, -17, 0);
         hex(g, 17, 0);
         drawTarget(g, [-17, 0]);
         drawTarget(g, [17, 0], true);
-      }, { w: 80 }), "Legal target (small while adding a piece): where the PÜNCT may go"),
+      }, { w: 80 }), t("a11y.key.target")),
       item(sample((g) => {
         hex(g, -17, 0);
         hex(g, 17, 0);
-        drawPiece(g, { ground: pair(0), bars: bar, side: "white", cls: "ghost" });
-      }, { w: 80 }), "Ghost: the piece you are placing, where it would land (red: not legal there)"),
+        drawPiece(g, { ground: [[-17, 2]], bars: [], side: "white", cls: "ghost" });
+        drawPiece(g, { ground: [[17, 2]], bars: [], side: "white", cls: "ghost bad" });
+      }, { w: 80 }), t("a11y.key.ghost")),
       item(sample((g) => {
         hex(g, 0, 0, "hex central");
         svg("polygon", { class: "hover-outline", points: hexPoints([0, 0], HEX * 0.93) }, g);
-      }), "Central hexagon (darker cells); the outlined cell is the one under the pointer"),
+      }), t("a11y.key.central")),
       item(sample((g) => {
         hex(g, 0, 0, "hex central");
         drawPiece(g, { ground: [[0, 0]], bars: [], side: "white" });
         svg("circle", { class: "counted-ring white", cx: 0, cy: -LIFT, r: DOT + 3 }, g);
-      }), "Counted: a central cell whose top dot counts (shown by the count's button)"),
+      }), t("a11y.key.counted")),
+      item(sample((g) => {
+        hex(g, 0, 0);
+        svg("polygon", { class: "kbd-cursor-under", points: hexPoints([0, 0], HEX * 0.92) }, g);
+        svg("polygon", { class: "kbd-cursor-over", points: hexPoints([0, 0], HEX * 0.92) }, g);
+      }), t("a11y.key.cursor")),
       item(sample((g) => {
         g.setAttribute("viewBox", "-45 -20 90 40");
         PAIR_COLOURS.forEach((colour, i) => {
@@ -105,12 +119,21 @@ export class Key {
             class: "side-stripe", x1: -40, y1: -12 + 12 * i, x2: 40, y2: -12 + 12 * i, stroke: colour, "stroke-dasharray": PAIR_DASH[i],
           }, g);
         });
-      }), h("div", {}, "Sides: connect two sides of one colour and pattern:",
-        h("ul", { class: "pairs" }, this.pairs.map((p, i) => h("li", { "data-pair": i }, `${["red, solid", "blue, dashed", "green, dotted"][i % 3]}: ${p[0]} and ${p[1]}`))))),
+      }), h("div", {}, t("a11y.key.sides"),
+        h("ul", { class: "pairs" }, this.pairs.map((p, i) => h("li", { "data-pair": i },
+          t(`a11y.key.pair${i % 3}`, { a: edgeName(p[0]), b: edgeName(p[1]) })))))),
     ];
+    this.closeBtn = h("button", {
+      type: "button", class: "small-button", "data-testid": "close-key", onclick: () => {
+        this.toggle(false);
+        this.button.focus();
+      },
+    }, t("a11y.key.close"));
     this.panel.replaceChildren(
-      h("div", { class: "row" }, h("h2", {}, "Key"),
-        h("button", { type: "button", class: "small-button", "data-testid": "close-key", onclick: () => this.toggle(false) }, "Close")),
-      h("ul", { class: "key-list" }, items));
+      h("div", { class: "row" }, h("h2", {}, t("a11y.key.title")), this.closeBtn),
+      h("ul", { class: "key-list" }, items),
+      h("h3", { class: "key-keys-title" }, t("a11y.keys.title")),
+      h("dl", { class: "key-keys", "data-testid": "key-keys" },
+        KEY_HELP.flatMap((id) => [h("dt", {}, h("kbd", {}, t(`a11y.keys.${id}_keys`))), h("dd", {}, t(`a11y.keys.${id}`))])));
   }
 }

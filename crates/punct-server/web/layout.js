@@ -12,7 +12,7 @@ import { h } from "./dom.js";
 const FLIP_KEY = "punct:flip";
 
 /**
- * p: {home, status, tools: [elements], toast, board (svg), boardExtras:
+ * p: {home (the site's header, nav.js), status, tools: [elements], toast, board (svg), boardExtras:
  * [elements over the board], barTop, barBottom (slots), controls: [rows],
  * side: [panels]}
  */

@@ -8,7 +8,8 @@
 // and remembers the answer.
 
 import { api } from "./api.js";
-import { h, show, cap, other, gameMemory } from "./dom.js";
+import { h, show, other, gameMemory, tSide, tNodes } from "./dom.js";
+import { t, currentLang, errorText } from "./i18n.js";
 
 /** The most games "My games" asks about (the server's limit for `ids`). */
 const MY_GAMES_MAX = 200;
@@ -21,21 +22,21 @@ const REFRESH_MS = 30000;
 
 /** A time control in words: "5 min + 3 s", "3 days a move", "no clock". */
 export function clockText(clock) {
-  if (!clock || clock.type === "none") return "no clock";
+  if (!clock || clock.type === "none") return t("start.clock.off");
   if (clock.type === "realtime") {
-    const initial = clock.initial % 60 === 0 ? `${clock.initial / 60} min` : `${clock.initial} s`;
-    return clock.increment ? `${initial} + ${clock.increment} s` : initial;
+    const whole = clock.initial % 60 === 0;
+    const p = { minutes: clock.initial / 60, seconds: clock.initial, increment: clock.increment };
+    if (clock.increment) return whole ? t("start.clock.minutes_plus", p) : t("start.clock.seconds_plus", p);
+    return whole ? t("start.clock.minutes", p) : t("start.clock.seconds", p);
   }
-  if (clock.type === "correspondence") return `${clock.days} ${clock.days === 1 ? "day" : "days"} a move`;
+  if (clock.type === "correspondence") return t("start.clock.days", { count: clock.days });
   return "";
 }
 
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-
-/** A game's start as a short local date and time. */
+/** A game's start as a short date and time, in the page's language. */
 function when(ms) {
   try {
-    return new Date(ms).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
+    return new Intl.DateTimeFormat(currentLang(), { dateStyle: "short", timeStyle: "short" }).format(new Date(ms));
   } catch {
     return new Date(ms).toLocaleString();
   }
@@ -44,8 +45,8 @@ function when(ms) {
 /** The player of `side` in a summary: a name, "AI level N" or "Anonymous". */
 function playerText(g, side) {
   const p = g.players && g.players[side];
-  if (p && p.ai) return `AI level ${g.ai ? g.ai.level : "?"}`;
-  return (p && p.name) || "Anonymous";
+  if (p && p.ai) return t("start.list.ai", { level: g.ai ? g.ai.level : "?" });
+  return (p && p.name) || t("start.list.anonymous");
 }
 
 /** The seats this browser holds in a game (null: not known yet). */
@@ -57,14 +58,17 @@ function seatsOf(entry) {
 
 /** Who we play against, in a few words. */
 function opponentText(g, seats) {
-  if (g.mode === "hotseat") return "one screen";
-  if (g.mode === "ai") return `vs AI level ${g.ai ? g.ai.level : "?"}`;
-  if (g.invite_open && seats && seats.length === 1) return "waiting for opponent";
-  if (seats && seats.length === 1) return `vs ${playerText(g, other(seats[0]))}`;
-  return `${playerText(g, "white")} vs ${playerText(g, "black")}`;
+  if (g.mode === "hotseat") return t("start.list.one_screen");
+  if (g.mode === "ai") return t("start.list.vs_ai", { level: g.ai ? g.ai.level : "?" });
+  if (g.invite_open && seats && seats.length === 1) return t("start.list.waiting");
+  if (seats && seats.length === 1) return t("start.list.vs", { name: playerText(g, other(seats[0])) });
+  return t("start.list.players", { white: playerText(g, "white"), black: playerText(g, "black") });
 }
 
 const WINNER = { "1-0": "white", "0-1": "black" };
+
+/** A variant other than the standard one, in a word. */
+const variantText = (v) => (v === "basic" ? t("start.list.basic") : v);
 
 /**
  * The game's state from our seats' point of view: [text, class].
@@ -76,25 +80,29 @@ function stateText(g, seats) {
   const one = seats && seats.length === 1 ? seats[0] : null;
   if (g.status === "over") {
     const winner = WINNER[g.result];
-    const score = g.result ? ` (${g.result.replaceAll("1/2", "½")})` : "";
-    if (!winner) return [`draw${score}`, "over"];
-    if (one) return [`${winner === one ? "you won" : "you lost"}${score}`, winner === one ? "over won" : "over lost"];
-    return [`${cap(winner)} won${score}`, "over"];
+    const score = (g.result || "?").replaceAll("1/2", "½");
+    if (!winner) return [t("start.list.draw", { score }), "over"];
+    if (one) {
+      return winner === one
+        ? [t("start.list.you_won", { score }), "over won"]
+        : [t("start.list.you_lost", { score }), "over lost"];
+    }
+    return [tSide("start.list.won", winner, { score }), "over"];
   }
   if (!g.to_move) return ["", ""];
   if (one) {
-    if (g.to_move === one) return ["your turn", "your-turn"];
-    return [g.mode === "ai" ? "AI's turn" : "their turn", "their-turn"];
+    if (g.to_move === one) return [t("start.list.your_turn"), "your-turn"];
+    return [g.mode === "ai" ? t("start.list.ai_turn") : t("start.list.their_turn"), "their-turn"];
   }
-  return [`${cap(g.to_move)} to move`, ""];
+  return [tSide("start.list.to_move", g.to_move), ""];
 }
 
 /** The line of game `g` in "My games". */
 function myGameLine(g, seats) {
   const [state, stateClass] = stateText(g, seats);
-  const meta = [plural(g.ply, "move", "moves")];
+  const meta = [t("start.list.moves", { count: g.ply })];
   if (g.clock) meta.push(clockText(g.clock));
-  if (g.variant !== "standard") meta.push(g.variant);
+  if (g.variant !== "standard") meta.push(variantText(g.variant));
   meta.push(when(g.created));
   return h("li", { class: "game-line", "data-game": g.id, "data-status": g.status },
     h("a", { href: `/game/${g.id}`, "data-nav": "", "data-game": g.id },
@@ -105,17 +113,16 @@ function myGameLine(g, seats) {
 
 /** The line of game `g` in "Watch". */
 function watchLine(g, mine) {
-  const meta = [plural(g.ply, "move", "moves")];
+  const meta = [t("start.list.moves", { count: g.ply })];
   if (g.clock !== undefined) meta.push(clockText(g.clock));
-  if (g.variant !== "standard") meta.push(g.variant);
-  if (mine) meta.push("your game");
+  if (g.variant !== "standard") meta.push(variantText(g.variant));
+  if (mine) meta.push(t("start.list.your_game"));
+  const player = (side) => [h("span", { class: `swatch ${side}`, "aria-hidden": "true" }), playerText(g, side)];
   return h("li", { class: "game-line", "data-game": g.id },
     h("a", { href: `/game/${g.id}`, "data-nav": "", "data-game": g.id },
       h("span", { class: "game-who" },
-        h("span", { class: "swatch white", "aria-hidden": "true" }), playerText(g, "white"),
-        " vs ",
-        h("span", { class: "swatch black", "aria-hidden": "true" }), playerText(g, "black")),
-      g.to_move && h("span", { class: "game-state" }, `${cap(g.to_move)} to move`),
+        tNodes("start.list.players", { white: player("white"), black: player("black") })),
+      g.to_move && h("span", { class: "game-state" }, tSide("start.list.to_move", g.to_move)),
       h("span", { class: "game-meta" }, meta.join(" · "))));
 }
 
@@ -130,7 +137,7 @@ export function gameLists() {
   let showAll = false;
   const asked = new Set(); // games whose seats were looked up on this screen
 
-  const myList = h("ul", { class: "game-list" }, info("Loading…"));
+  const myList = h("ul", { class: "game-list" }, info(t("start.list.loading")));
   const more = h("button", { type: "button", class: "small-button", "data-testid": "my-games-more", hidden: true }, "");
   let lastGames = [];
   more.addEventListener("click", () => {
@@ -138,12 +145,12 @@ export function gameLists() {
     render(lastGames);
   });
   const myGames = h("section", { class: "panel lists-panel", "data-testid": "my-games" },
-    h("h2", {}, "My games"), myList, more);
+    h("h2", {}, t("start.list.mine")), myList, more);
 
-  const watchList = h("ul", { class: "game-list" }, info("Loading…"));
+  const watchList = h("ul", { class: "game-list" }, info(t("start.list.loading")));
   const watch = h("section", { class: "panel lists-panel", "data-testid": "watch-games" },
-    h("h2", {}, "Watch"),
-    h("p", { class: "small" }, "Games between people being played now."),
+    h("h2", {}, t("start.list.watch")),
+    h("p", { class: "small" }, t("start.list.watch_about")),
     watchList);
 
   /** Asks the server which seats our tokens hold, for games we do not know it of. */
@@ -181,7 +188,7 @@ export function gameLists() {
       // Newest first: the memory keeps the order games came in.
       const ids = Object.keys(gameMemory.all()).reverse().slice(0, MY_GAMES_MAX);
       if (!ids.length) {
-        myList.replaceChildren(info("No games yet. The games you start or join in this browser show up here."));
+        myList.replaceChildren(info(t("start.list.none")));
         show(more, false);
         return;
       }
@@ -189,7 +196,7 @@ export function gameLists() {
       try {
         ({ games } = await api.myGames(ids));
       } catch (e) {
-        if (!closed) myList.replaceChildren(info(`Could not load your games: ${e.message}`));
+        if (!closed) myList.replaceChildren(info(t("start.list.mine_failed", { error: errorText(e) })));
         return;
       }
       if (closed) return;
@@ -206,14 +213,14 @@ export function gameLists() {
     if (closed) return;
     lastGames = games;
     if (!games.length) {
-      myList.replaceChildren(info("No games yet. The games you start or join in this browser show up here."));
+      myList.replaceChildren(info(t("start.list.none")));
       show(more, false);
       return;
     }
     const memory = gameMemory.all();
     const shown = showAll ? games : games.slice(0, MY_GAMES_SHOWN);
     myList.replaceChildren(...shown.map((g) => myGameLine(g, seatsOf(memory[g.id]))));
-    more.textContent = `Show all ${games.length} games`;
+    more.textContent = t("start.list.show_all", { count: games.length });
     show(more, shown.length < games.length);
   }
 
@@ -222,14 +229,14 @@ export function gameLists() {
     try {
       ({ games } = await api.watchGames(20));
     } catch (e) {
-      if (!closed) watchList.replaceChildren(info(`Could not load the games: ${e.message}`));
+      if (!closed) watchList.replaceChildren(info(t("start.list.watch_failed", { error: errorText(e) })));
       return;
     }
     if (closed) return;
     const memory = gameMemory.all();
     watchList.replaceChildren(...(games.length
       ? games.map((g) => watchLine(g, !!memory[g.id]))
-      : [info("Nobody is playing right now.")]));
+      : [info(t("start.list.nobody"))]));
   }
 
   const load = () => {

@@ -3,7 +3,8 @@
 // move), and short sounds mark a move, the turn coming to this screen and
 // the end of the game (sound.js, which can be muted).
 
-import { cap } from "./dom.js";
+import { tSide } from "./dom.js";
+import { t } from "./i18n.js";
 import { sound } from "./sound.js";
 
 export class Notifier {
@@ -14,9 +15,9 @@ export class Notifier {
   /** state: the live game; mine: whether the person here may move now; hotseat: one screen for both. */
   update(state, mine) {
     let title;
-    if (state.status === "over") title = `PÜNCT · game over${state.result ? ` (${state.result.score})` : ""}`;
-    else if (mine) title = "● Your turn — PÜNCT";
-    else title = `PÜNCT · ${cap(state.to_move)} to move`;
+    if (state.status === "over") title = state.result ? t("game.tab.over_score", { score: state.result.score }) : t("game.tab.over");
+    else if (mine) title = t("game.tab.your_turn");
+    else title = tSide("game.tab.to_move", state.to_move);
     if (document.title !== title) document.title = title;
     const now = { version: state.version, ply: state.ply, status: state.status, mine };
     const was = this.last;

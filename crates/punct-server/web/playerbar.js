@@ -4,23 +4,28 @@
 // clock (`<span class="clock" data-testid="clock-white">`, filled by
 // clock.js, hidden while it has nothing to show).
 
-import { h, cap } from "./dom.js";
+import { h, sideName, tSide } from "./dom.js";
+import { t } from "./i18n.js";
 import { pieceIcon, svg, hexPoints } from "./board.js";
 import { reserveLeft } from "./central.js";
 
 export const KINDS = ["T", "C", "E", "L", "M", "R"];
-export const KIND_NAMES = {
-  T: "triangle", C: "straight, PÜNCT in the centre", E: "straight, PÜNCT at an end",
-  L: "angle", M: "angle, PÜNCT at the corner", R: "angle, mirror of L",
-};
+
+/** A kind's name in words (kind.T …): "triangle", "straight, PÜNCT in the centre". */
+export function kindName(kind) {
+  return t(`kind.${kind}`);
+}
 
 /** Who plays `side`, in a word or two ("you", "AI level 2", a name). */
 export function roleOf(state, side, seats) {
   const p = state.players ? state.players[side] : null;
   const name = p && p.name ? p.name : "";
-  if (state.ai && state.ai.side === side) return `AI level ${state.ai.level}`;
-  if (state.invite_open === side) return "invited";
-  if (seats.includes(side)) return state.mode === "hotseat" ? name || "this screen" : name ? `${name} (you)` : "you";
+  if (state.ai && state.ai.side === side) return t("game.bar.ai", { level: state.ai.level });
+  if (state.invite_open === side) return t("game.bar.invited");
+  if (seats.includes(side)) {
+    if (state.mode === "hotseat") return name || t("game.players.this_screen");
+    return name ? t("game.players.name_you", { name }) : t("game.players.you");
+  }
   return name;
 }
 
@@ -31,7 +36,7 @@ export class PlayerBar {
     this.geom = geom;
     this.buttons = KINDS.map((kind) => h("button", {
       type: "button", class: "kind", "data-testid": `reserve-${side}-${kind}`, "data-kind": kind,
-      title: `${kind}: ${KIND_NAMES[kind]}`, onclick: () => onPick(side, kind),
+      title: t("game.bar.kind_title", { kind, name: kindName(kind) }), onclick: () => onPick(side, kind),
     }));
     this.label = h("span", { class: "who", "data-testid": `bar-name-${side}` });
     this.left = h("span", { class: "left", "data-testid": `reserve-left-${side}` });
@@ -57,17 +62,17 @@ export class PlayerBar {
   render({ state, role, canPick, legalKinds, sel, counting, flipped }) {
     const side = this.side;
     const total = reserveLeft(state, side);
-    this.label.textContent = role ? `${cap(side)} · ${role}` : cap(side);
-    this.left.textContent = `${total} left`;
-    this.left.title = `${cap(side)} has ${total} ${total === 1 ? "piece" : "pieces"} in reserve`;
+    this.label.textContent = role ? t("game.bar.label", { side: sideName(side), role }) : sideName(side);
+    this.left.textContent = t("game.bar.left", { count: total });
+    this.left.title = tSide("game.bar.reserve_title", side, { count: total });
     this.el.classList.toggle("to-move", state.to_move === side);
     this.el.classList.toggle("last-piece", total === 1);
     const count = state.central ? state.central[side] : 0;
     const mark = svg("svg", { class: "hexmark", viewBox: "-11 -11 22 22", "aria-hidden": "true" });
     svg("polygon", { points: hexPoints([0, 0], 10) }, mark);
     this.central.replaceChildren(mark, h("span", { class: "n" }, String(count)));
-    this.central.title = `Central count: ${count} of the central hexagon's cells show ${side} on top. Click to highlight them.`;
-    this.central.setAttribute("aria-label", `${side}'s central count ${count}; highlight`);
+    this.central.title = tSide("game.bar.central_title", side, { count });
+    this.central.setAttribute("aria-label", tSide("game.bar.central_label", side, { count }));
     this.central.setAttribute("aria-pressed", String(!!counting));
     this.central.classList.toggle("active", !!counting);
     const iconKey = `${flipped}:${sel ? `${sel.kind}/${sel.rot}` : ""}`;
@@ -83,7 +88,7 @@ export class PlayerBar {
       b.disabled = !(canPick && legalKinds.has(kind));
       b.classList.toggle("selected", selected);
       b.classList.toggle("empty", n === 0);
-      b.setAttribute("aria-label", `${side} ${kind}: ${n} left`);
+      b.setAttribute("aria-label", tSide("game.bar.kind_label", side, { kind, name: kindName(kind), count: n }));
     });
     this.iconKey = iconKey;
   }

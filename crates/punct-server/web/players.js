@@ -3,14 +3,14 @@
 // player's own name (changeable), and — in a real-time game whose
 // opponent has gone — the button to claim the win.
 
-import { h, show, cap, other, playerName } from "./dom.js";
-
-const LEVEL_NAMES = { 1: "beginner", 2: "casual", 3: "club", 4: "strongest" };
+import { h, show, other, playerName, sideName, tSide, tNodes } from "./dom.js";
+import { t } from "./i18n.js";
+import { aiLevels } from "./start.js";
 
 /** "40 s", "3 min" */
 function awayText(ms) {
   const s = Math.round(ms / 1000);
-  return s < 120 ? `${s} s` : `${Math.round(s / 60)} min`;
+  return s < 120 ? t("game.players.seconds", { count: s }) : t("game.players.minutes", { count: Math.round(s / 60) });
 }
 
 export class Players {
@@ -22,13 +22,13 @@ export class Players {
     this.line = h("div", { class: "players", "data-testid": "players" });
     this.watching = h("div", { class: "watching small", "data-testid": "spectators" });
     this.away = h("div", { class: "away-note", "data-testid": "away" });
-    this.claimBtn = h("button", { type: "button", "data-testid": "claim-win", onclick: () => onClaimWin() }, "Claim the win");
+    this.claimBtn = h("button", { type: "button", "data-testid": "claim-win", onclick: () => onClaimWin() }, t("game.players.claim_win"));
     this.nameInput = h("input", {
-      type: "text", maxlength: 40, "data-testid": "name-input", "aria-label": "your name",
+      type: "text", maxlength: 40, "data-testid": "name-input", "aria-label": t("game.players.name_label"),
       onkeydown: (e) => { if (e.key === "Enter") this.saveName(); },
     });
     this.nameForm = h("span", { class: "name-form" }, this.nameInput,
-      h("button", { type: "button", "data-testid": "save-name", onclick: () => this.saveName() }, "Save"));
+      h("button", { type: "button", "data-testid": "save-name", onclick: () => this.saveName() }, t("game.players.save_name")));
     this.nameBtn = h("button", {
       type: "button", class: "small-button", "data-testid": "set-name",
       onclick: () => {
@@ -36,7 +36,7 @@ export class Players {
         show(this.nameBtn, false);
         this.nameInput.focus();
       },
-    }, "Change my name");
+    }, t("game.players.change_name"));
     show(this.nameForm, false);
     this.el = h("div", { class: "players-box" }, this.line, this.watching,
       h("div", { class: "row away-row" }, this.away, this.claimBtn),
@@ -70,25 +70,29 @@ export class Players {
     this.seats = seats;
     const who = (side) => {
       const p = s.players ? s.players[side] : null;
-      if (s.ai && s.ai.side === side) return `the AI, level ${s.ai.level} (${LEVEL_NAMES[s.ai.level] || ""})`;
-      if (s.invite_open === side) return "nobody yet (invited)";
+      if (s.ai && s.ai.side === side) {
+        const level = aiLevels().find(([n]) => n === s.ai.level);
+        return t("game.players.ai", { level: s.ai.level, name: level ? level[1] : "" });
+      }
+      if (s.invite_open === side) return t("game.players.invited");
       const name = p && p.name ? p.name : null;
       const you = seats.includes(side) && s.mode !== "hotseat";
-      if (you) return name ? `${name} (you)` : "you";
-      return name || (s.mode === "hotseat" ? "this screen" : seats.length ? "your opponent" : "a player");
+      if (you) return name ? t("game.players.name_you", { name }) : t("game.players.you");
+      return name || (s.mode === "hotseat" ? t("game.players.this_screen")
+        : seats.length ? t("game.players.opponent") : t("game.players.a_player"));
     };
     const dot = (side) => {
       if ((s.ai && s.ai.side === side) || s.invite_open === side || s.mode !== "online") return null;
       const up = this.connected(side);
       if (up == null) return null;
-      return h("span", { class: up ? "presence on" : "presence off", "data-testid": `presence-${side}`, "data-connected": String(up), title: up ? "connected" : "not connected" },
+      return h("span", { class: up ? "presence on" : "presence off", "data-testid": `presence-${side}`, "data-connected": String(up), title: up ? t("game.players.connected") : t("game.players.not_connected") },
         up ? "●" : "○");
     };
-    this.line.replaceChildren(
-      h("span", { class: "player white" }, dot("white"), " White: ", h("strong", {}, who("white"))),
-      h("span", { class: "player black" }, dot("black"), " Black: ", h("strong", {}, who("black"))));
+    const line = (side) => h("span", { class: `player ${side}` }, dot(side), " ",
+      tNodes("game.players.line", { name: h("strong", {}, who(side)) }, { side: sideName(side) }));
+    this.line.replaceChildren(line("white"), line("black"));
     const n = this.presenceMsg ? this.presenceMsg.spectators : null;
-    this.watching.textContent = n == null ? "" : n === 0 ? "Nobody else is watching." : `${n} watching.`;
+    this.watching.textContent = n == null ? "" : n === 0 ? t("game.players.nobody_watching") : t("game.players.watching", { count: n });
     this.watching.dataset.count = n == null ? "" : String(n);
     const editing = !this.nameForm.hidden; // keep what is being typed
     show(this.nameBtn, seats.length > 0 && s.mode !== "hotseat" && !editing);
@@ -110,9 +114,8 @@ export class Players {
       const p = this.presenceMsg[opp];
       if (p && !p.connected && p.away_ms != null) {
         const away = p.away_ms + (Date.now() - this.presenceAt);
-        text = `${cap(opp)} has not been connected for ${awayText(away)}.`;
         claim = !!(s.clock && s.clock.type === "realtime");
-        if (claim) text += " If they do not come back, you may claim the win.";
+        text = tSide(claim ? "game.players.away_claim" : "game.players.away", opp, { time: awayText(away) });
       }
     }
     this.away.textContent = text;

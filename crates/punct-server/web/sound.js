@@ -8,6 +8,7 @@
 //   toolbar.append(sound.muteButton());    // data-testid="mute"
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 const KEY = "punct:mute";
 
@@ -58,9 +59,9 @@ function setMuted(value) {
 }
 
 function paint(button) {
-  button.textContent = muted ? "♪ off" : "♪ on";
+  button.textContent = muted ? t("game.sound.off") : t("game.sound.on");
   button.setAttribute("aria-pressed", String(muted));
-  button.title = muted ? "Sounds are off: click to turn them on" : "Sounds are on: click to mute";
+  button.title = muted ? t("game.sound.off_title") : t("game.sound.on_title");
   button.classList.toggle("muted", muted);
 }
 

@@ -4,31 +4,41 @@
 
 import { api } from "./api.js";
 import { h, gameMemory, playerName } from "./dom.js";
-import { gameLists } from "./lists.js";
+import { gameLists, clockText } from "./lists.js";
+import { t, errorText } from "./i18n.js";
+import { siteNav } from "./nav.js";
 
-const LEVELS = [
-  [1, "beginner", "looks one move ahead and picks among its five favourites; misses threats"],
-  [2, "casual", "looks one move ahead, always takes a win and blocks an immediate threat"],
-  [3, "club", "searches two plies over its 16 most promising moves, with tactics"],
-  [4, "strongest", "deepening alpha-beta over pruned candidates, using all its time"],
-];
+/** The AI's levels: [level, name, what it does] (texts read when the screen is drawn). */
+export function aiLevels() {
+  return [
+    [1, t("start.level.1"), t("start.level.1.about")],
+    [2, t("start.level.2"), t("start.level.2.about")],
+    [3, t("start.level.3"), t("start.level.3.about")],
+    [4, t("start.level.4"), t("start.level.4.about")],
+  ];
+}
 
-/** The time controls offered: [value, label, the request's `clock`]. */
-const CLOCKS = [
-  ["none", "No clock", null],
-  ["Real time: minutes each, plus seconds for every move", [
-    ["rt-3-2", "3 min + 2 s", { type: "realtime", initial: 180, increment: 2 }],
-    ["rt-5-3", "5 min + 3 s", { type: "realtime", initial: 300, increment: 3 }],
-    ["rt-10-5", "10 min + 5 s", { type: "realtime", initial: 600, increment: 5 }],
-    ["rt-30-20", "30 min + 20 s", { type: "realtime", initial: 1800, increment: 20 }],
-  ]],
-  ["Correspondence: days for each move", [
-    ["cor-1", "1 day a move", { type: "correspondence", days: 1 }],
-    ["cor-3", "3 days a move", { type: "correspondence", days: 3 }],
-    ["cor-7", "7 days a move", { type: "correspondence", days: 7 }],
-  ]],
-];
-const CLOCK_OF = new Map(CLOCKS.flatMap((c) => (Array.isArray(c[1]) ? c[1] : [c])).map(([v, , clock]) => [v, clock]));
+/** The time controls offered: value → the request's `clock`. */
+const CLOCK_OF = new Map([
+  ["none", null],
+  ["rt-3-2", { type: "realtime", initial: 180, increment: 2 }],
+  ["rt-5-3", { type: "realtime", initial: 300, increment: 3 }],
+  ["rt-10-5", { type: "realtime", initial: 600, increment: 5 }],
+  ["rt-30-20", { type: "realtime", initial: 1800, increment: 20 }],
+  ["cor-1", { type: "correspondence", days: 1 }],
+  ["cor-3", { type: "correspondence", days: 3 }],
+  ["cor-7", { type: "correspondence", days: 7 }],
+]);
+
+/** The clock select's groups: [label, [values]] (a null label: no group). */
+function clockGroups() {
+  const of = (type) => [...CLOCK_OF].filter(([, c]) => c && c.type === type).map(([v]) => v);
+  return [
+    [null, ["none"]],
+    [t("start.clock.group.realtime"), of("realtime")],
+    [t("start.clock.group.correspondence"), of("correspondence")],
+  ];
+}
 
 /** The time control chosen last in this browser. */
 const clockMemory = {
@@ -51,9 +61,9 @@ const clockMemory = {
 
 /** Why the server would refuse `name` (its rules, docs/API.md), or "". */
 function nameProblem(name) {
-  if ([...name].length > 40) return "Your name is too long: 40 characters at most.";
+  if ([...name].length > 40) return t("start.name.too_long", { max: 40 });
   // Control characters (as Rust's char::is_control), quotes and backslashes.
-  if (/[\u0000-\u001f\u007f-\u009f"\\]/.test(name)) return "Your name may not contain quotes, backslashes or control characters.";
+  if (/[\u0000-\u001f\u007f-\u009f"\\]/.test(name)) return t("start.name.bad_char");
   return "";
 }
 
@@ -64,20 +74,22 @@ export function startScreen(root, navigate) {
 
   const option = (value, label, selected = false) => h("option", { value, selected }, label);
   const variant = h("select", { "data-testid": "variant" },
-    option("standard", "Standard: never add in the central hexagon"),
-    option("basic", "Basic: only the first piece avoids the centre"));
+    option("standard", t("start.variant.standard")),
+    option("basic", t("start.variant.basic")));
+  const levels = aiLevels();
   const level = h("select", { "data-testid": "ai-level" },
-    LEVELS.map(([n, name]) => option(n, `${n} · ${name}`, n === 2)));
+    levels.map(([n, name]) => option(n, t("start.level.option", { level: n, name }), n === 2)));
   const levelInfo = h("p", { class: "small", "data-testid": "ai-level-description" });
-  const describeLevel = () => { levelInfo.textContent = LEVELS[level.value - 1][2]; };
+  const describeLevel = () => { levelInfo.textContent = levels[level.value - 1][2]; };
   level.addEventListener("change", describeLevel);
   describeLevel();
   const colour = h("select", { "data-testid": "ai-color" },
-    option("white", "White (moves first)"), option("black", "Black"), option("random", "Random"));
+    option("white", t("start.colour.white")), option("black", t("start.colour.black")),
+    option("random", t("start.colour.random")));
 
   const nameField = h("input", {
     type: "text", "data-testid": "player-name", maxlength: 40, autocomplete: "nickname",
-    placeholder: "Anonymous", value: playerName.get(), spellcheck: "false",
+    placeholder: t("start.name.placeholder"), value: playerName.get(), spellcheck: "false",
   });
   // Saved as it is typed (when the server would take it); a problem is said when leaving the field.
   nameField.addEventListener("input", () => {
@@ -87,10 +99,11 @@ export function startScreen(root, navigate) {
   nameField.addEventListener("change", () => say(nameProblem(nameField.value.trim())));
 
   const clockValue = clockMemory.get();
+  const clockOption = (v) => option(v, v === "none" ? t("start.clock.none") : clockText(CLOCK_OF.get(v)), v === clockValue);
   const clock = h("select", { "data-testid": "time-control" },
-    CLOCKS.map(([value, label]) => (Array.isArray(label)
-      ? h("optgroup", { label: value }, label.map(([v, l]) => option(v, l, v === clockValue)))
-      : option(value, label, value === clockValue))));
+    clockGroups().map(([label, values]) => (label
+      ? h("optgroup", { label }, values.map(clockOption))
+      : values.map(clockOption))));
   clock.addEventListener("change", () => clockMemory.set(clock.value));
 
   const buttons = [];
@@ -127,7 +140,7 @@ export function startScreen(root, navigate) {
       if (!closed) navigate(`/game/${created.id}`);
       return created;
     } catch (e) {
-      say(e.message);
+      say(errorText(e));
       return null;
     } finally {
       buttons.forEach((b) => { b.disabled = false; });
@@ -157,7 +170,7 @@ export function startScreen(root, navigate) {
       remember(created);
       if (!closed) navigate(`/game/${created.id}`);
     } catch (e) {
-      say(e.message);
+      say(errorText(e));
     } finally {
       file.value = "";
     }
@@ -165,34 +178,36 @@ export function startScreen(root, navigate) {
 
   const lists = gameLists();
 
+  // A label: its words, then the field (a space between them).
+  const label = (attrs, text, ...fields) => h("label", attrs, `${text} `, ...fields);
   const newGame = h("section", { class: "panel new-game" },
-    h("h2", {}, "New game"),
+    h("h2", {}, t("start.new_game")),
     h("div", { class: "settings" },
-      h("label", { class: "name-setting" }, "Your name ", nameField,
-        h("span", { class: "small" }, "Shown to your opponents and written into the game records.")),
-      h("label", {}, "Variant ", variant),
-      h("label", {}, "Clock ", clock),
-      h("label", {}, "Your colour (against the AI, or your seat online) ", colour)),
+      label({ class: "name-setting" }, t("start.name.label"), nameField,
+        h("span", { class: "small" }, t("start.name.help"))),
+      label({}, t("start.variant.label"), variant),
+      label({}, t("start.clock.label"), clock),
+      label({}, t("start.colour.label"), colour)),
     h("div", { class: "cards" },
       h("div", { class: "card" },
-        h("h3", {}, "Play the computer"),
-        h("label", {}, "Level ", level), levelInfo,
-        h("p", {}, button("start-ai", "Play the AI", () => create({ mode: "ai", level: +level.value, side: colour.value })))),
+        h("h3", {}, t("start.ai.title")),
+        label({}, t("start.level.label"), level), levelInfo,
+        h("p", {}, button("start-ai", t("start.ai.button"), () => create({ mode: "ai", level: +level.value, side: colour.value })))),
       h("div", { class: "card" },
-        h("h3", {}, "Two players, one screen"),
-        h("p", { class: "small" }, "Take turns at this device."),
-        button("start-hotseat", "Start a hot-seat game", () => create({ mode: "hotseat" }))),
+        h("h3", {}, t("start.hotseat.title")),
+        h("p", { class: "small" }, t("start.hotseat.about")),
+        button("start-hotseat", t("start.hotseat.button"), () => create({ mode: "hotseat" }))),
       h("div", { class: "card" },
-        h("h3", {}, "Play online"),
-        h("p", { class: "small" }, "The game opens with a link to send to your opponent."),
-        button("start-online", "Create an online game", () => create({ mode: "online", side: colour.value })))));
+        h("h3", {}, t("start.online.title")),
+        h("p", { class: "small" }, t("start.online.about")),
+        button("start-online", t("start.online.button"), () => create({ mode: "online", side: colour.value })))));
   const openRecord = h("section", { class: "panel open-record" },
-    h("h2", {}, "Open a record"),
-    h("label", {}, "A game record (.pgn) to replay and continue at one screen: ", file));
+    h("h2", {}, t("start.record.title")),
+    label({}, t("start.record.label"), file));
 
-  root.replaceChildren(h("div", { class: "start", "data-testid": "start" },
+  root.replaceChildren(siteNav("play"), h("div", { class: "start", "data-testid": "start" },
     h("header", { class: "start-header" }, h("h1", {}, "PÜNCT"),
-      h("p", {}, "Kris Burm's connection game of the GIPF project: add and move pieces of three dots, jump and bridge, and join two opposite sides of the board.")),
+      h("p", {}, t("start.intro"))),
     message,
     h("div", { class: "start-main" },
       h("div", { class: "start-new" }, newGame, openRecord),

@@ -6,6 +6,7 @@
 // first, then each pointerdown's pointerType.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 export class TapConfirm {
   /** onConfirm(): play the waiting move; onCancel(): drop it */
@@ -13,8 +14,8 @@ export class TapConfirm {
     this.touch = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
     this.cell = null; // the cell tapped once, waiting for its confirmation
     this.text = h("span", { class: "confirm-text", "data-testid": "confirm-text" });
-    this.confirmBtn = h("button", { type: "button", class: "primary", "data-testid": "confirm-move", onclick: () => onConfirm() }, "Play");
-    this.cancelBtn = h("button", { type: "button", "data-testid": "cancel-move", onclick: () => onCancel() }, "Cancel");
+    this.confirmBtn = h("button", { type: "button", class: "primary", "data-testid": "confirm-move", onclick: () => onConfirm() }, t("game.confirm.play"));
+    this.cancelBtn = h("button", { type: "button", "data-testid": "cancel-move", onclick: () => onCancel() }, t("game.confirm.cancel"));
     this.el = h("div", { class: "confirm-bar", "data-testid": "confirm-bar" }, this.text, this.confirmBtn, this.cancelBtn);
     this.el.hidden = true;
   }
@@ -46,7 +47,7 @@ export class TapConfirm {
   render(move, legal) {
     this.el.hidden = !this.cell || !move;
     if (this.el.hidden) return;
-    this.text.textContent = legal ? `Play ${move}?` : `${move} is not legal: rotate or pick another cell.`;
+    this.text.textContent = legal ? t("game.confirm.ask", { move }) : t("game.confirm.illegal", { move });
     this.confirmBtn.disabled = !legal;
   }
 }

@@ -1,0 +1,263 @@
+// Playing by keyboard alone (no mouse, no taps): a whole game at one
+// screen, both sides, from the start screen to the result — Tab to the
+// controls, a kind picked by its letter or from the reserve with Enter,
+// turned with ] [ and R, the board's cursor walked with the arrow keys
+// (Shift for the diagonal) and Enter to play or to pick up one's piece,
+// Escape to drop a selection — and the live region says every move in
+// words as it happens, and the end. Also two moves against the AI, whose
+// replies are said too. (White connects row 1 and row 17 in the basic
+// game in six moves; Black adds far away and moves one piece.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Geometry, parseMove } from '../lib/rules.mjs';
+import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, BOARD, waitGamePage, waitInSync, waitPly } from '../lib/browser.mjs';
+
+const PREFIX = 'keyboard';
+const env = serverAndBrowser();
+const pages = [];
+const DESKTOP = { viewport: { width: 1366, height: 768 } };
+
+const WIN = ['E@H1/4', 'E@I3/3', 'E@I6/3', 'E@I9/3', 'C@I13/0', 'L@I15/3'];
+
+/** Presses Tab until the focus is on `selector` (at most `max` presses); answers the presses. */
+async function tabTo(page, selector, max = 80) {
+  for (let i = 1; i <= max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((s) => !!document.activeElement?.matches(s), selector)) return i;
+  }
+  throw new Error(`${page.label}: ${max} presses of Tab never reached ${selector}`);
+}
+
+/** Chooses `value` in the focused <select> with the arrow keys. */
+async function chooseByKeys(page, value) {
+  for (let i = 0; i < 10; i++) {
+    const [now, want] = await page.evaluate((v) => {
+      const el = document.activeElement;
+      return [el.selectedIndex, [...el.options].findIndex((o) => o.value === v)];
+    }, value);
+    if (want < 0) throw new Error(`${page.label}: the select has no option ${value}`);
+    if (now === want) return;
+    await page.keyboard.press(want > now ? 'ArrowDown' : 'ArrowUp');
+  }
+  throw new Error(`${page.label}: the select never showed ${value}`);
+}
+
+/** The cursor's cell on the board. */
+const cursorOf = (page) => page.locator(tid('board')).getAttribute('data-cursor');
+
+/**
+ * Walks the board's cursor to `target` with the arrow keys: ↑ ↓ along the
+ * column, ← → along the row, Shift+← → along the diagonal (a monotone
+ * path, so it stays on the board). Answers the keys pressed.
+ */
+async function cursorTo(page, geo, target) {
+  let presses = 0;
+  for (;;) {
+    const at = await cursorOf(page);
+    if (at === target) return presses;
+    if (presses > 40) throw new Error(`${page.label}: the cursor is on ${at} after ${presses} keys, not ${target}`);
+    const a = geo.cells.get(at);
+    const b = geo.cells.get(target);
+    const dc = b.col - a.col;
+    const dr = b.row - a.row;
+    let key;
+    if (dc > 0 && dr > 0) key = 'Shift+ArrowRight';
+    else if (dc < 0 && dr < 0) key = 'Shift+ArrowLeft';
+    else if (dr !== 0) key = dr > 0 ? 'ArrowUp' : 'ArrowDown';
+    else key = dc > 0 ? 'ArrowRight' : 'ArrowLeft';
+    await page.keyboard.press(key);
+    presses++;
+  }
+}
+
+/** The number in the rotation display. */
+async function rotationShown(page) {
+  const m = ((await page.locator(tid('rotation')).textContent()) || '').match(/\d/);
+  return m ? Number(m[0]) : NaN;
+}
+
+/** Turns the selected piece with `]` (or R) until the display reads `r`. */
+async function turnTo(page, r, key = ']') {
+  for (let i = 0; i < 7; i++) {
+    if (await rotationShown(page) === r) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`${page.label}: the rotation shows ${await rotationShown(page)}, wanted ${r}`);
+}
+
+/** The live region's entries (the moves said). */
+const said = (page) => page.locator(tid('announcer')).evaluate((el) => [...el.children].map((p) => p.textContent));
+
+/** Waits until the live region has said `text` (a string: exactly one entry; a RegExp: any entry matching). */
+async function waitSaid(page, text) {
+  try {
+    await page.waitForFunction((want) => {
+      const el = document.querySelector('[data-testid="announcer"]');
+      const entries = el ? [...el.children].map((p) => p.textContent) : [];
+      return want.re ? entries.some((e) => new RegExp(want.re).test(e)) : entries.includes(want.text);
+    }, text instanceof RegExp ? { re: text.source } : { text }, { timeout: T.move, polling: 50 });
+  } catch {
+    throw new Error(`${page.label}: the live region never said ${text}; it said ${JSON.stringify(await said(page))}`);
+  }
+}
+
+/** Plays `move` for the side to move by keyboard only, the focus on the board. */
+async function playByKeys(page, geo, move, { viaReserve = false, side = null } = {}) {
+  const mv = parseMove(move);
+  if (mv.type === 'add') {
+    if (viaReserve) {
+      // Tab to the reserve button and press it, then back to the board.
+      await tabTo(page, tid(`reserve-${side}-${mv.kind}`));
+      await page.keyboard.press('Enter');
+      await tabTo(page, tid('board'));
+    } else {
+      await page.keyboard.press(mv.kind);
+    }
+  } else {
+    await cursorTo(page, geo, mv.from);
+    await page.keyboard.press('Enter'); // picks the piece up
+    await page.locator(`${BOARD} [data-origin="${mv.from}"]`).waitFor({ state: 'attached' });
+  }
+  await turnTo(page, mv.rotation);
+  await cursorTo(page, geo, mv.to);
+  // The cursor's cell is said with the verdict for the piece there.
+  await page.waitForFunction(() => /can go here\./.test(document.querySelector('[data-testid="cursor-info"]')?.textContent || ''), null, { timeout: T.step })
+    .catch(async () => { throw new Error(`${page.label}: for ${move} the cursor on ${mv.to} says ${JSON.stringify(await page.locator(tid('cursor-info')).textContent())}`); });
+  await page.keyboard.press('Enter');
+}
+
+const mouseFree = async (page) => {
+  // Fails the test if anything clicks: every click on the page is counted.
+  await page.evaluate(() => {
+    window.__clicks = 0;
+    document.addEventListener('pointerdown', () => { window.__clicks++; }, true);
+  });
+};
+
+test('a whole game at one screen by keyboard alone, every move said in words', { timeout: 150000 }, async (t) => {
+  const { server, browser } = env;
+  await withArtifacts(PREFIX, () => pages, async () => {
+    const { api } = server;
+    const geo = new Geometry(await api.board());
+    const page = await newPage(browser, 'keys-hotseat', DESKTOP);
+    pages.push(page);
+    await page.goto(server.url + '/');
+    await page.locator(tid('start')).waitFor();
+    await mouseFree(page);
+    // The start screen: the basic game, at one screen, by Tab, arrows and Enter.
+    await tabTo(page, tid('variant'));
+    await chooseByKeys(page, 'basic');
+    await tabTo(page, tid('start-hotseat'));
+    await page.keyboard.press('Enter');
+    const { id } = await waitGamePage(page);
+    let g = await api.game(id);
+    assert.equal(g.mode, 'hotseat');
+    assert.equal(g.variant, 'basic');
+    await mouseFree(page);
+
+    // The board is reached by Tab; its cursor starts in the centre and shows.
+    await tabTo(page, tid('board'));
+    assert.equal(await cursorOf(page), 'I9');
+    assert.notEqual(await page.locator(`${BOARD} .kbd-cursor`).evaluate((el) => getComputedStyle(el).display), 'none');
+    assert.match(await page.locator(tid('cursor-info')).textContent(), /^I9, central hexagon: empty\./);
+
+    // Picking and dropping: a kind by its letter, Escape drops it.
+    await page.keyboard.press('T');
+    await page.locator(`${tid('reserve-white-T')}.selected`).waitFor();
+    await page.waitForFunction(() => /^Adding T, turned to 0: it fits on \d+ cells\. I9, central hexagon: empty\. The piece cannot go here\.$/.test(document.querySelector('[data-testid="cursor-info"]').textContent));
+    await page.keyboard.press('Escape');
+    await page.locator(`${tid('reserve-white-T')}.selected`).waitFor({ state: 'detached' });
+    assert.equal(await page.locator(tid('cursor-info')).textContent(), 'Nothing selected.');
+    // 2 picks the second kind (C); [ turns back; R turns on (a piece is selected).
+    await page.keyboard.press('2');
+    await page.locator(`${tid('reserve-white-C')}.selected`).waitFor();
+    await page.keyboard.press('[');
+    assert.equal(await rotationShown(page), 2, '[ turns a C from 0 back to 2');
+    await page.keyboard.press('r');
+    assert.equal(await rotationShown(page), 0, 'R turns it on again');
+    await page.keyboard.press('Escape');
+
+    const blackMoves = [];
+    let viaReserve = true; // the first addition through the reserve buttons, the rest by letters
+    for (const w of WIN) {
+      g = await api.game(id);
+      assert.equal(g.to_move, 'white');
+      assert.ok(g.legal_moves.includes(w), `${w} is legal at ply ${g.ply}`);
+      await playByKeys(page, geo, w, { viaReserve, side: 'white' });
+      viaReserve = false;
+      await waitPly(page, g.ply + 1);
+      const mv = parseMove(w);
+      await waitSaid(page, `White adds ${mv.kind} on ${mv.to}, turned to ${mv.rotation}.`);
+      g = await waitInSync(page, api, id);
+      if (g.status !== 'ongoing') break;
+      // Black: adds far from the fight; its second move moves its first piece along its line.
+      const own = g.pieces.find((p) => p.side === 'black');
+      let b = null;
+      if (blackMoves.length === 1 && own) {
+        b = g.legal_moves.find((m) => {
+          const x = parseMove(m);
+          return x.type === 'move' && x.from === own.punct && x.to !== own.punct && /^[A-C]/.test(x.to);
+        });
+      }
+      b ||= g.legal_moves.find((m) => /^T@[A-C]\d+\//.test(m));
+      blackMoves.push(b);
+      await playByKeys(page, geo, b);
+      await waitPly(page, g.ply + 1);
+      const bm = parseMove(b);
+      await waitSaid(page, bm.type === 'add'
+        ? `Black adds ${bm.kind} on ${bm.to}, turned to ${bm.rotation}.`
+        : new RegExp(`^Black moves the piece on ${bm.from} to ${bm.to}, turned to ${bm.rotation}\\.`));
+    }
+    assert.ok(blackMoves.some((m) => parseMove(m).type === 'move'), `Black moved a piece by keyboard (${blackMoves.join(' ')})`);
+    g = await api.game(id);
+    assert.equal(g.status, 'over');
+    assert.equal(g.result.winner, 'white');
+    assert.equal(g.result.reason, 'connection');
+    await page.locator(`${tid('game')}[data-status="over"]`).waitFor();
+    await waitSaid(page, /^Game over\. .+/);
+    const entries = await said(page);
+    t.diagnostic(`the live region said:\n${entries.join('\n')}`);
+    const moveEntries = entries.filter((e) => /^(White|Black) (adds|moves|turns|passes)/.test(e));
+    assert.equal(moveEntries.length, g.moves.length, 'one entry for every move');
+    assert.equal(await page.evaluate(() => window.__clicks), 0, 'no pointer was used');
+    await shot(page, PREFIX, 'hotseat-over');
+    await page.context().close();
+  });
+});
+
+test('against the AI by keyboard: the AI\'s replies are said too', { timeout: 90000 }, async (t) => {
+  const { server, browser } = env;
+  await withArtifacts(PREFIX, () => pages, async () => {
+    const { api } = server;
+    const geo = new Geometry(await api.board());
+    const page = await newPage(browser, 'keys-ai', DESKTOP);
+    pages.push(page);
+    await page.goto(server.url + '/');
+    await page.locator(tid('start')).waitFor();
+    await mouseFree(page);
+    await tabTo(page, tid('ai-level'));
+    await chooseByKeys(page, '1');
+    await tabTo(page, tid('ai-color'));
+    assert.equal(await page.evaluate(() => document.activeElement.value), 'white');
+    await tabTo(page, tid('start-ai'));
+    await page.keyboard.press('Enter');
+    const { id } = await waitGamePage(page);
+    await mouseFree(page);
+    await tabTo(page, tid('board'));
+    for (let n = 0; n < 2; n++) {
+      const g = await waitInSync(page, api, id, { timeout: T.ai });
+      assert.equal(g.to_move, 'white');
+      const m = g.legal_moves.find((x) => /^[ELM]@/.test(x) && !x.endsWith('/0'));
+      await playByKeys(page, geo, m);
+      const after = await api.waitFor(id, (s) => s.ply === g.ply + 2, { timeout: T.ai, what: 'the AI to reply' });
+      const reply = parseMove(after.moves[g.ply + 1]);
+      await waitSaid(page, `White adds ${parseMove(m).kind} on ${parseMove(m).to}, turned to ${parseMove(m).rotation}.`);
+      await waitSaid(page, reply.type === 'add'
+        ? `Black adds ${reply.kind} on ${reply.to}, turned to ${reply.rotation}.`
+        : new RegExp(`^Black (moves|turns|passes)`));
+    }
+    t.diagnostic(`said: ${(await said(page)).join(' | ')}`);
+    assert.equal(await page.evaluate(() => window.__clicks), 0, 'no pointer was used');
+    await page.context().close();
+  });
+});
