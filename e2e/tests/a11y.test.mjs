@@ -9,16 +9,12 @@
 // the game screen scrolls sideways, no control is wider than its
 // container and no button's text is cut off.
 //
-// axe runs inside the page: its source (node_modules/axe-core/axe.min.js)
-// is evaluated through the DevTools protocol (page.evaluate), which the
-// page's Content-Security-Policy does not govern, so the policy stays on
-// and no violation is caused (an injected <script> would be one).
+// axe runs inside the page (lib/axe.mjs), evaluated through the DevTools
+// protocol, so the page's Content-Security-Policy stays on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { E2E_DIR } from '../lib/server.mjs';
 import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, BOARD, waitInSync } from '../lib/browser.mjs';
+import { axeViolations, serious, describeViolations } from '../lib/axe.mjs';
 
 const PREFIX = 'a11y';
 const env = serverAndBrowser();
@@ -26,7 +22,6 @@ const pages = [];
 const LANGS = ['en', 'de', 'ja', 'sk'];
 const DESKTOP = { viewport: { width: 1366, height: 768 } };
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-const AXE = readFileSync(path.join(E2E_DIR, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 // White connects row 1 and row 17 in the basic game while Black adds far away.
 const WIN = ['E@H1/4', 'E@I3/3', 'E@I6/3', 'E@I9/3', 'C@I13/0', 'L@I15/3'];
@@ -94,23 +89,7 @@ async function open(page, url, p, lang, ready) {
   await page.waitForTimeout(150);
 }
 
-/** axe's violations on the page now (WCAG 2.0/2.1 A and AA), each {id, impact, help, nodes: [target…]}. */
-async function axeViolations(page) {
-  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const res = await window.axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      resultTypes: ['violations'],
-    });
-    return res.violations.map((v) => ({
-      id: v.id, impact: v.impact, help: v.help,
-      nodes: v.nodes.slice(0, 6).map((n) => `${n.target.join(' ')} ${n.failureSummary ? `(${n.failureSummary.replace(/\s+/g, ' ').slice(0, 200)})` : ''}`),
-    }));
-  });
-}
-
-const serious = (vs) => vs.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-const describe = (vs) => vs.map((v) => `${v.id} [${v.impact}] ${v.help}\n    ${v.nodes.join('\n    ')}`).join('\n  ');
+const describe = describeViolations;
 
 test('axe finds no serious or critical violation on any screen, in any language, light and dark', { timeout: 170000 }, async (t) => {
   const { server, browser } = env;

@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Geometry, parseMove } from '../lib/rules.mjs';
 import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, BOARD, waitGamePage, waitInSync, waitPly } from '../lib/browser.mjs';
+import { tabTo, chooseByKeys, cursorOf, cursorTo, rotationShown, turnTo, said, waitSaid, countPointers } from '../lib/keys.mjs';
 
 const PREFIX = 'keyboard';
 const env = serverAndBrowser();
@@ -18,88 +19,6 @@ const pages = [];
 const DESKTOP = { viewport: { width: 1366, height: 768 } };
 
 const WIN = ['E@H1/4', 'E@I3/3', 'E@I6/3', 'E@I9/3', 'C@I13/0', 'L@I15/3'];
-
-/** Presses Tab until the focus is on `selector` (at most `max` presses); answers the presses. */
-async function tabTo(page, selector, max = 80) {
-  for (let i = 1; i <= max; i++) {
-    await page.keyboard.press('Tab');
-    if (await page.evaluate((s) => !!document.activeElement?.matches(s), selector)) return i;
-  }
-  throw new Error(`${page.label}: ${max} presses of Tab never reached ${selector}`);
-}
-
-/** Chooses `value` in the focused <select> with the arrow keys. */
-async function chooseByKeys(page, value) {
-  for (let i = 0; i < 10; i++) {
-    const [now, want] = await page.evaluate((v) => {
-      const el = document.activeElement;
-      return [el.selectedIndex, [...el.options].findIndex((o) => o.value === v)];
-    }, value);
-    if (want < 0) throw new Error(`${page.label}: the select has no option ${value}`);
-    if (now === want) return;
-    await page.keyboard.press(want > now ? 'ArrowDown' : 'ArrowUp');
-  }
-  throw new Error(`${page.label}: the select never showed ${value}`);
-}
-
-/** The cursor's cell on the board. */
-const cursorOf = (page) => page.locator(tid('board')).getAttribute('data-cursor');
-
-/**
- * Walks the board's cursor to `target` with the arrow keys: ↑ ↓ along the
- * column, ← → along the row, Shift+← → along the diagonal (a monotone
- * path, so it stays on the board). Answers the keys pressed.
- */
-async function cursorTo(page, geo, target) {
-  let presses = 0;
-  for (;;) {
-    const at = await cursorOf(page);
-    if (at === target) return presses;
-    if (presses > 40) throw new Error(`${page.label}: the cursor is on ${at} after ${presses} keys, not ${target}`);
-    const a = geo.cells.get(at);
-    const b = geo.cells.get(target);
-    const dc = b.col - a.col;
-    const dr = b.row - a.row;
-    let key;
-    if (dc > 0 && dr > 0) key = 'Shift+ArrowRight';
-    else if (dc < 0 && dr < 0) key = 'Shift+ArrowLeft';
-    else if (dr !== 0) key = dr > 0 ? 'ArrowUp' : 'ArrowDown';
-    else key = dc > 0 ? 'ArrowRight' : 'ArrowLeft';
-    await page.keyboard.press(key);
-    presses++;
-  }
-}
-
-/** The number in the rotation display. */
-async function rotationShown(page) {
-  const m = ((await page.locator(tid('rotation')).textContent()) || '').match(/\d/);
-  return m ? Number(m[0]) : NaN;
-}
-
-/** Turns the selected piece with `]` (or R) until the display reads `r`. */
-async function turnTo(page, r, key = ']') {
-  for (let i = 0; i < 7; i++) {
-    if (await rotationShown(page) === r) return;
-    await page.keyboard.press(key);
-  }
-  throw new Error(`${page.label}: the rotation shows ${await rotationShown(page)}, wanted ${r}`);
-}
-
-/** The live region's entries (the moves said). */
-const said = (page) => page.locator(tid('announcer')).evaluate((el) => [...el.children].map((p) => p.textContent));
-
-/** Waits until the live region has said `text` (a string: exactly one entry; a RegExp: any entry matching). */
-async function waitSaid(page, text) {
-  try {
-    await page.waitForFunction((want) => {
-      const el = document.querySelector('[data-testid="announcer"]');
-      const entries = el ? [...el.children].map((p) => p.textContent) : [];
-      return want.re ? entries.some((e) => new RegExp(want.re).test(e)) : entries.includes(want.text);
-    }, text instanceof RegExp ? { re: text.source } : { text }, { timeout: T.move, polling: 50 });
-  } catch {
-    throw new Error(`${page.label}: the live region never said ${text}; it said ${JSON.stringify(await said(page))}`);
-  }
-}
 
 /** Plays `move` for the side to move by keyboard only, the focus on the board. */
 async function playByKeys(page, geo, move, { viaReserve = false, side = null } = {}) {
@@ -126,13 +45,8 @@ async function playByKeys(page, geo, move, { viaReserve = false, side = null } =
   await page.keyboard.press('Enter');
 }
 
-const mouseFree = async (page) => {
-  // Fails the test if anything clicks: every click on the page is counted.
-  await page.evaluate(() => {
-    window.__clicks = 0;
-    document.addEventListener('pointerdown', () => { window.__clicks++; }, true);
-  });
-};
+// Fails the test if anything clicks: every pointerdown on the page is counted.
+const mouseFree = countPointers;
 
 test('a whole game at one screen by keyboard alone, every move said in words', { timeout: 150000 }, async (t) => {
   const { server, browser } = env;

@@ -10,54 +10,17 @@
 // 390 × 844.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, newPage, shot, withArtifacts, tid, clickMove, T } from '../lib/browser.mjs';
+import { serverAndBrowser, newPage, shot, withArtifacts, tid } from '../lib/browser.mjs';
+import { DESKTOP, PHONE, overflow, puzzleFeedback as feedback, clickPlay as play, openPuzzle as open, solvePuzzle } from '../lib/learn.mjs';
 
 const PREFIX = 'puzzles';
 const env = serverAndBrowser();
 const pages = [];
-const DESKTOP = { viewport: { width: 1366, height: 768 } };
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-
-const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 /** Texts on the page that are message keys, not words (a missing catalogue entry). */
 const rawKeys = (page) => page.evaluate(() => (document.body.innerText.match(/\b(puzzles|tutorial|error)\.[a-z_.]+/g) || []));
 
-async function feedback(page, result) {
-  const box = page.locator(`${tid('puzzle-feedback')}[data-result="${result}"]`);
-  await box.waitFor({ timeout: T.move });
-  return ((await box.textContent()) || '').trim();
-}
-
-/** Makes `move` on the puzzle's board by clicks (taps, then the confirmation, on a touch screen). */
-async function play(page, move, side, t) {
-  await clickMove(page, move, side, t);
-  const confirm = page.locator(tid('confirm-move'));
-  if (await confirm.isVisible()) await confirm.click();
-}
-
-/** Opens puzzle `p` and waits for its pieces on the board. */
-async function open(page, url, p, query = '') {
-  await page.goto(`${url}/puzzles/${p.id}${query}`);
-  await page.locator(`[data-puzzle="${p.id}"] ${tid('board')} [data-cell]`).first().waitFor({ state: 'attached' });
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="board"] [data-piece-cell]').length === n,
-    p.state.pieces.length, { timeout: T.step });
-}
-
-/** Solves puzzle `p` (the API's full puzzle) by clicks; answers the last message. */
-async function solve(page, p, t) {
-  if (p.kind === 'win-in-two') {
-    const line = p.lines[0];
-    await play(page, line.first, p.side, t);
-    const good = await feedback(page, 'good');
-    assert.ok(good.includes(line.reply), `${p.id}: ${good}`);
-    // The reply is on the board (drawn as the last move) and it is the learner's move again.
-    await page.locator(`${tid('board')} [data-last-move]`).first().waitFor({ state: 'attached' });
-    await play(page, line.wins[0], p.side, t);
-  } else {
-    await play(page, p.solutions[0], p.side, t);
-  }
-  return feedback(page, 'right');
-}
+/** Solves puzzle `p` by clicks (taps, then the confirmation, on a touch screen); answers the last message. */
+const solve = (page, p, t) => solvePuzzle(page, p, t, play);
 
 test('the daily puzzle and one of each kind solved by clicks, one wrong try', { timeout: 150000 }, async (t) => {
   const { server } = env;

@@ -10,32 +10,17 @@
 // at 1366 × 768 and 390 × 844.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  serverAndBrowser, newPage, shot, withArtifacts, tid, clickMove, clickCell, waitGamePage, T,
-} from '../lib/browser.mjs';
+import { serverAndBrowser, newPage, shot, withArtifacts, tid, clickCell, waitGamePage } from '../lib/browser.mjs';
+import { DESKTOP, PHONE, overflow, lessonFeedback as feedback, clickPlay, waitLesson } from '../lib/learn.mjs';
 
 const PREFIX = 'tutorial';
 const env = serverAndBrowser();
 const pages = [];
-const DESKTOP = { viewport: { width: 1366, height: 768 } };
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-
-const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 /** Texts on the page that are message keys, not words (a missing catalogue entry). */
 const rawKeys = (page) => page.evaluate(() => (document.body.innerText.match(/\btutorial\.[a-z_.]+/g) || []));
 
-async function feedback(page, result) {
-  const box = page.locator(`${tid('lesson-feedback')}[data-result="${result}"]`);
-  await box.waitFor({ timeout: T.move });
-  return ((await box.textContent()) || '').trim();
-}
-
 /** Makes `move` on the lesson's board by clicks (taps, then the confirmation, on a touch screen). */
-async function play(page, move, t) {
-  await clickMove(page, move, 'white', t);
-  const confirm = page.locator(tid('confirm-move'));
-  if (await confirm.isVisible()) await confirm.click();
-}
+const play = (page, move, t) => clickPlay(page, move, 'white', t);
 
 test('a learner goes through every lesson by clicking and ends in a first game', { timeout: 160000 }, async (t) => {
   const { server } = env;
@@ -56,12 +41,8 @@ test('a learner goes through every lesson by clicking and ends in a first game',
     await page.locator(tid('lesson-start')).click();
 
     for (const [i, lesson] of lessons.entries()) {
-      await page.waitForURL(new RegExp(`/learn/${lesson.id}$`));
-      await page.locator(`[data-lesson="${lesson.id}"] ${tid('board')} [data-cell]`).first().waitFor({ state: 'attached' });
       // The board shows the lesson's pieces and marks the goal's cells.
-      await page.waitForFunction((n) => document.querySelectorAll('[data-testid="board"] [data-piece-cell]').length === n,
-        lesson.state.pieces.length, { timeout: T.step });
-      for (const cell of lesson.marks) await page.locator(`${tid('board')} [data-goal="${cell}"]`).waitFor({ state: 'attached' });
+      await waitLesson(page, lesson);
       const title = (await page.locator(tid('lesson-title')).textContent()).trim();
       assert.ok(title && !title.startsWith('tutorial.'), `lesson ${lesson.id}: title ${title}`);
       assert.ok((await page.locator(tid('lesson-goal')).textContent()).trim().length > 20);

@@ -126,6 +126,26 @@ impl Keeper {
         std::fs::write(&self.path, text).map_err(cannot)?;
         Ok(true)
     }
+
+    /// Writes the kept text and says where, with `how` before it (`""`, or
+    /// `"Interrupted. "`), and how to go on with an unfinished game; says
+    /// when nothing was played; shows the record when it cannot be written.
+    fn save_and_say(&self, how: &str) {
+        match self.write() {
+            Ok(true) => {
+                say!("{how}Record saved to {}", self.path.display());
+                if !self.finished {
+                    say!("Go on with it: punct play --from {}", self.path.display());
+                }
+            }
+            Ok(false) => say!("{how}Nothing was played: no record saved."),
+            Err(e) => {
+                // Never lose the game: show it when it cannot be written.
+                eprintln!("punct: {e}; here is the record:");
+                say!("{}", self.text.as_deref().unwrap_or_default());
+            }
+        }
+    }
 }
 
 fn lock(keeper: &Mutex<Keeper>) -> MutexGuard<'_, Keeper> {
@@ -505,25 +525,7 @@ impl Session {
         if self.told.as_ref() == Some(&text) {
             return;
         }
-        if text.is_empty() {
-            say!("Nothing was played: no record saved.");
-            drop(keeper);
-            self.told = Some(text);
-            return;
-        }
-        match keeper.write() {
-            Ok(_) => {
-                say!("Record saved to {}", keeper.path.display());
-                if !self.over() {
-                    say!("Go on with it: punct play --from {}", keeper.path.display());
-                }
-            }
-            Err(e) => {
-                // Never lose the game: show it when it cannot be written.
-                eprintln!("punct: {e}; here is the record:");
-                say!("{text}");
-            }
-        }
+        keeper.save_and_say("");
         drop(keeper);
         self.told = Some(text);
     }
@@ -799,21 +801,10 @@ fn watch_signals(keeper: Arc<Mutex<Keeper>>) {
             }
             130
         };
+        // Held until the exit: nothing else writes or says more.
         let keeper = lock(&keeper);
         say!();
-        match keeper.write() {
-            Ok(true) => {
-                say!("Interrupted. Record saved to {}", keeper.path.display());
-                if !keeper.finished {
-                    say!("Go on with it: punct play --from {}", keeper.path.display());
-                }
-            }
-            Ok(false) => say!("Interrupted. Nothing was played: no record saved."),
-            Err(e) => {
-                eprintln!("punct: {e}; here is the record:");
-                say!("{}", keeper.text.as_deref().unwrap_or_default());
-            }
-        }
+        keeper.save_and_say("Interrupted. ");
         std::io::stdout().flush().ok();
         std::process::exit(code);
     });
@@ -831,11 +822,15 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     let name = args.opponent.trim().to_ascii_lowercase();
     let opponent = match name.as_str() {
         "human" => None,
-        n if n.len() == 1 && n.as_bytes()[0].is_ascii_digit() => Some(
-            new_engine(&format!("level{n}"), args.seed)
-                .map_err(|e| bad_input(format!("--opponent: {e}")))?,
-        ),
-        n => Some(new_engine(n, args.seed).map_err(|e| bad_input(format!("--opponent: {e}")))?),
+        n => {
+            // A bare digit is that level.
+            let n = if n.len() == 1 && n.as_bytes()[0].is_ascii_digit() {
+                format!("level{n}")
+            } else {
+                name.clone()
+            };
+            Some(new_engine(&n, args.seed).map_err(|e| bad_input(format!("--opponent: {e}")))?)
+        }
     };
     let data_dir = args
         .data_dir

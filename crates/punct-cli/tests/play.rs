@@ -58,6 +58,14 @@ impl Sandbox {
         child.wait_with_output().unwrap()
     }
 
+    /// [`Sandbox::play`] between two people without colours (`--opponent
+    /// human --ansi never` and `more`), which must succeed.
+    fn human(&self, more: &[&str], input: &str) -> Output {
+        let o = self.play(&human_args(more), input);
+        assert!(o.status.success(), "{}", stderr(&o));
+        o
+    }
+
     /// The files under `rel`, sorted.
     fn files(&self, rel: &str) -> Vec<PathBuf> {
         let mut out = Vec::new();
@@ -86,6 +94,13 @@ impl Drop for Sandbox {
     }
 }
 
+/// `--opponent human --ansi never` and `more`.
+fn human_args<'a>(more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["--opponent", "human", "--ansi", "never"];
+    args.extend_from_slice(more);
+    args
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
@@ -112,18 +127,10 @@ fn check_record(path: &Path) {
 fn the_record_goes_to_the_data_dir_and_never_to_the_current_dir() {
     let s = Sandbox::new("datadir");
     let data = s.path("data");
-    let o = s.play(
-        &[
-            "--opponent",
-            "human",
-            "--ansi",
-            "never",
-            "--data-dir",
-            data.to_str().unwrap(),
-        ],
+    let o = s.human(
+        &["--data-dir", data.to_str().unwrap()],
         "C@B7/2\nR@F2/0\nquit\n",
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let (path, rec) = only_record(&s.files("data"));
     assert_eq!(path.parent().unwrap(), data.join("records"));
@@ -156,8 +163,7 @@ fn the_record_goes_to_the_data_dir_and_never_to_the_current_dir() {
 fn without_data_dir_records_go_under_xdg_data_home_even_when_the_input_just_ends() {
     let s = Sandbox::new("xdg");
     // No `quit`: the input ends after a move.
-    let o = s.play(&["--opponent", "human", "--ansi", "never"], "E@C5/2\n");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = s.human(&[], "E@C5/2\n");
     let (path, rec) = only_record(&s.files("xdg"));
     assert_eq!(path.parent().unwrap(), s.path("xdg").join("punct/records"));
     assert!(rec.contains("1. E@C5/2 *"), "{rec}");
@@ -167,8 +173,7 @@ fn without_data_dir_records_go_under_xdg_data_home_even_when_the_input_just_ends
 
     // Nothing played: nothing saved, and it says so.
     let s = Sandbox::new("nothing");
-    let o = s.play(&["--opponent", "human", "--ansi", "never"], "help\nquit\n");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = s.human(&[], "help\nquit\n");
     assert!(stdout(&o).contains("Nothing was played: no record saved."));
     assert_eq!(
         stdout(&o).matches("Nothing was played").count(),
@@ -183,18 +188,7 @@ fn without_data_dir_records_go_under_xdg_data_home_even_when_the_input_just_ends
 fn record_flag_chooses_the_file_and_makes_its_folder() {
     let s = Sandbox::new("recordflag");
     let path = s.path("elsewhere/deeper/game.pgn");
-    let o = s.play(
-        &[
-            "--opponent",
-            "human",
-            "--ansi",
-            "never",
-            "--record",
-            path.to_str().unwrap(),
-        ],
-        "C@B7/2\nquit\n",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    s.human(&["--record", path.to_str().unwrap()], "C@B7/2\nquit\n");
     let rec = std::fs::read_to_string(&path).unwrap();
     assert!(rec.contains("1. C@B7/2 *"), "{rec}");
     assert!(s.files("cwd").is_empty());
@@ -204,11 +198,10 @@ fn record_flag_chooses_the_file_and_makes_its_folder() {
 #[test]
 fn every_line_fits_80_columns_and_the_board_19_lines() {
     let s = Sandbox::new("width");
-    let o = s.play(
-        &["--opponent", "human", "--ansi", "never"],
+    let o = s.human(
+        &[],
         &format!("{}\nhelp\nmoves B7\nquit\n", BLACK_WINS.replace(' ', "\n")),
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     for line in out.lines() {
         // Paths may be long; everything else fits.
@@ -227,15 +220,9 @@ fn every_line_fits_80_columns_and_the_board_19_lines() {
         assert!(lines[t + 19].starts_with("Move ") || lines[t + 19].starts_with("Game over"));
     }
     // The full board on request: wider than 80 columns.
-    let o = s.play(
-        &["--opponent", "human", "--ansi", "never", "--board", "full"],
-        "quit\n",
-    );
+    let o = s.human(&["--board", "full"], "quit\n");
     assert!(stdout(&o).lines().any(|l| l.chars().count() > 80));
-    let o = s.play(
-        &["--opponent", "human", "--ansi", "never"],
-        "board full\nboard compact\nboard huge\nquit\n",
-    );
+    let o = s.human(&[], "board full\nboard compact\nboard huge\nquit\n");
     let out = stdout(&o);
     // One full drawing (its column letters over and under the board).
     assert_eq!(out.matches("A    B    C    D").count(), 2, "{out}");
@@ -246,18 +233,10 @@ fn every_line_fits_80_columns_and_the_board_19_lines() {
 fn the_end_says_who_joined_which_sides() {
     let s = Sandbox::new("connection");
     let data = s.path("data");
-    let o = s.play(
-        &[
-            "--opponent",
-            "human",
-            "--ansi",
-            "never",
-            "--data-dir",
-            data.to_str().unwrap(),
-        ],
+    let o = s.human(
+        &["--data-dir", data.to_str().unwrap()],
         &format!("{}\nquit\n", BLACK_WINS.replace(' ', "\n")),
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let game = punct_core::Game::replay(
         punct_core::Position::new(punct_core::Variant::Standard),
@@ -287,33 +266,12 @@ fn a_game_from_a_record_goes_on_and_a_finished_one_says_how_it_ended() {
     let s = Sandbox::new("from");
     let data = s.path("data");
     let data_arg = data.to_str().unwrap();
-    let o = s.play(
-        &[
-            "--opponent",
-            "human",
-            "--ansi",
-            "never",
-            "--data-dir",
-            data_arg,
-        ],
-        "C@B7/2\nR@F2/0\nquit\n",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    s.human(&["--data-dir", data_arg], "C@B7/2\nR@F2/0\nquit\n");
     let (first, first_text) = only_record(&s.files("data"));
-    let o = s.play(
-        &[
-            "--opponent",
-            "human",
-            "--ansi",
-            "never",
-            "--data-dir",
-            data_arg,
-            "--from",
-            first.to_str().unwrap(),
-        ],
+    s.human(
+        &["--data-dir", data_arg, "--from", first.to_str().unwrap()],
         "C@P15/2\nquit\n",
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     let files = s.files("data");
     assert_eq!(files.len(), 2, "{files:?}");
     assert_eq!(std::fs::read_to_string(&first).unwrap(), first_text);
@@ -384,18 +342,10 @@ fn a_game_from_a_record_goes_on_and_a_finished_one_says_how_it_ended() {
 fn resign_asks_first() {
     let s = Sandbox::new("resign");
     let path = s.path("r.pgn");
-    let o = s.play(
-        &[
-            "--opponent",
-            "human",
-            "--ansi",
-            "never",
-            "--record",
-            path.to_str().unwrap(),
-        ],
+    let o = s.human(
+        &["--record", path.to_str().unwrap()],
         "C@B7/2\nresign\n\nresign\nno\nresign\ny\nC@P15/2\nquit\n",
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert_eq!(
         out.matches("Resign the game as Black? (y/N) ").count(),
@@ -414,20 +364,15 @@ fn resign_asks_first() {
 #[test]
 fn hint_speaks_of_cells_ahead_not_centipawns() {
     let s = Sandbox::new("hint");
-    let o = s.play(
+    let o = s.human(
         &[
-            "--opponent",
-            "human",
             "--think",
             "50",
-            "--ansi",
-            "never",
             "--record",
             s.path("h.pgn").to_str().unwrap(),
         ],
         "C@B7/2\nhint\nquit\n",
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let hint = out
         .lines()
@@ -465,14 +410,7 @@ fn ctrl_c_saves_the_record_and_says_where() {
     let s = Sandbox::new("sigint");
     let data = s.path("data");
     let mut child = s
-        .command(&[
-            "--opponent",
-            "human",
-            "--ansi",
-            "never",
-            "--data-dir",
-            data.to_str().unwrap(),
-        ])
+        .command(&human_args(&["--data-dir", data.to_str().unwrap()]))
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();

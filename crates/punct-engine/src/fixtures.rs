@@ -1,8 +1,22 @@
 //! Positions shared by this crate's unit tests.
 
-use punct_core::{Position, Variant};
+use punct_core::{Move, Position, Status, Variant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+
+/// Every move that wins at once for the side to move, found by trying
+/// every legal move (what the faster searches are checked against).
+pub fn all_wins(pos: &Position) -> Vec<Move> {
+    let side = pos.side_to_move();
+    pos.legal_moves()
+        .into_iter()
+        .filter(|&m| {
+            let mut p = pos.clone();
+            p.make(m);
+            p.status() == Status::Won(side)
+        })
+        .collect()
+}
 
 /// White's chain B9…P9–Q10 lacks only a dot on side A (A8 touches B9), so
 /// `T@A8/5` wins; with Black to move (`basic:b:…`) Black must block.

@@ -24,6 +24,7 @@
 //! cells ([`reach_cells`]) are found with a few bitboard floods; most
 //! positions have none, and then only the central-count ending can win.
 
+use crate::tactics::target_cells;
 use punct_core::{footprint, Bitboard, Cell, Edge, Kind, Move, Position, Side, Status, Variant};
 use std::fmt;
 use std::str::FromStr;
@@ -528,17 +529,13 @@ pub fn stubborn_reply(after_first: &Position) -> Option<(Move, Vec<Move>)> {
     let mut threatened = Bitboard::EMPTY;
     if let Some(null) = null_move(after_first) {
         for w in winning_moves(&null) {
-            for c in target_cells(&null, w) {
-                threatened.insert(c);
-            }
+            threatened |= target_cells(&null, w);
         }
     }
     let mut p = after_first.clone();
     let mut best: Option<((usize, bool), Move, Vec<Move>)> = None;
     for r in after_first.legal_moves() {
-        let blocks = target_cells(after_first, r)
-            .iter()
-            .any(|&c| threatened.contains(c));
+        let blocks = !(target_cells(after_first, r) & threatened).is_empty();
         let undo = p.make(r);
         let (count, w) = if p.status().is_over() {
             (usize::MAX, Vec::new())
@@ -557,22 +554,6 @@ pub fn stubborn_reply(after_first: &Position) -> Option<(Move, Vec<Move>)> {
         after.make(r);
         (r, in_generation_order(&after, w))
     })
-}
-
-/// The cells a move puts its piece on (none for a pass).
-pub fn target_cells(pos: &Position, mv: Move) -> Vec<Cell> {
-    let cells = match mv {
-        Move::Add {
-            kind,
-            punct,
-            rotation,
-        } => footprint(kind, punct, rotation),
-        Move::Relocate { from, to, rotation } => pos
-            .top_piece(from)
-            .and_then(|p| footprint(p.kind, to, rotation)),
-        Move::Pass => None,
-    };
-    cells.map_or_else(Vec::new, |c| c.to_vec())
 }
 
 // ------------------------------------------------------------ proofs
@@ -637,19 +618,7 @@ pub fn prove(pos: &Position, kind: PuzzleKind) -> Result<Vec<Move>, NotAPuzzle> 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Every legal move tried.
-    fn all_wins(pos: &Position) -> Vec<Move> {
-        let side = pos.side_to_move();
-        pos.legal_moves()
-            .into_iter()
-            .filter(|&m| {
-                let mut p = pos.clone();
-                p.make(m);
-                p.status() == Status::Won(side)
-            })
-            .collect()
-    }
+    use crate::fixtures::all_wins;
 
     fn random_positions(seeds: std::ops::Range<u64>, every: usize) -> Vec<Position> {
         use crate::{Player, RandomPlayer};

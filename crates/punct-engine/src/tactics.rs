@@ -2,11 +2,12 @@
 //! opponent no immediate win.
 
 use crate::paths::{corridor_within, Costs};
-use punct_core::{footprint, Bitboard, Move, Position, Status};
+use punct_core::{footprint, Bitboard, Cell, Move, Position, Status};
 
-/// The cells a move puts its piece on (empty for a pass).
-pub fn target_cells(pos: &Position, mv: Move) -> Bitboard {
-    let cells = match mv {
+/// The three cells a move puts its piece on, its PÜNCT's first (`None` for
+/// a pass, a relocation from an empty cell, or a dot off the board).
+pub fn move_footprint(pos: &Position, mv: Move) -> Option<[Cell; 3]> {
+    match mv {
         Move::Add {
             kind,
             punct,
@@ -16,9 +17,13 @@ pub fn target_cells(pos: &Position, mv: Move) -> Bitboard {
             .top_piece(from)
             .and_then(|p| footprint(p.kind, to, rotation)),
         Move::Pass => None,
-    };
+    }
+}
+
+/// The cells a move puts its piece on (empty for a pass).
+pub fn target_cells(pos: &Position, mv: Move) -> Bitboard {
     let mut b = Bitboard::EMPTY;
-    for c in cells.into_iter().flatten() {
+    for c in move_footprint(pos, mv).into_iter().flatten() {
         b.insert(c);
     }
     b
@@ -212,21 +217,8 @@ pub fn is_safe(pos: &Position, mv: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::WHITE_THREATENS;
+    use crate::fixtures::{all_wins, WHITE_THREATENS};
     use punct_core::{Side, Variant};
-
-    /// Every legal move tried, for comparison.
-    fn all_wins(pos: &Position) -> Vec<Move> {
-        let side = pos.side_to_move();
-        pos.legal_moves()
-            .into_iter()
-            .filter(|&m| {
-                let mut p = pos.clone();
-                p.make(m);
-                p.status() == Status::Won(side)
-            })
-            .collect()
-    }
 
     #[test]
     fn finds_exactly_the_winning_moves() {

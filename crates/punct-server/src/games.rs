@@ -853,16 +853,7 @@ fn constant_eq(a: &str, b: &str) -> bool {
 
 /// `YYYY.MM.DD` of a time in milliseconds since 1970 (UTC).
 fn date_tag(ms: i64) -> String {
-    // Days to civil date (Howard Hinnant's algorithm).
-    let z = ms.div_euclid(86_400_000) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (y, m, d) = crate::date::civil_from_days(ms.div_euclid(86_400_000));
     format!("{y:04}.{m:02}.{d:02}")
 }
 

@@ -11,6 +11,7 @@ mod analysis;
 mod app;
 mod clock;
 mod conn;
+pub mod date;
 mod error;
 mod games;
 mod learn;

@@ -4,7 +4,7 @@
 
 use crate::games::{LiveGame, Mode};
 use crate::store::GameRow;
-use punct_core::{Move, Outcome, Position, Side, Status, Variant};
+use punct_core::{Move, Outcome, PieceView, Position, Side, Status, Variant};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Map, Value};
 
@@ -20,6 +20,24 @@ impl State {
     /// Sets (or adds) a field.
     pub fn set(&mut self, key: &str, value: Value) {
         self.fields.insert(key.to_string(), value);
+    }
+
+    /// Sets (or adds) every field of `more` (a JSON object).
+    fn extend(&mut self, more: Value) {
+        let Value::Object(more) = more else {
+            unreachable!("the fields are a JSON object")
+        };
+        self.fields.extend(more);
+    }
+
+    /// The state as a JSON value, with the legal moves or without them.
+    pub(crate) fn into_value(self, with_legal: bool) -> Value {
+        let mut fields = self.fields;
+        if with_legal {
+            let legal = self.legal.iter().map(|m| Value::String(m.to_string()));
+            fields.insert("legal_moves".into(), Value::Array(legal.collect()));
+        }
+        Value::Object(fields)
     }
 
     pub fn to_text(&self) -> String {
@@ -107,18 +125,22 @@ impl Serialize for State {
     }
 }
 
-/// What the board shows of a position, as the page draws it: the pieces
-/// (each with its cells, level, whether it bridges a gap and whether one of
-/// `legal` moves it), the stacks cell by cell, the reserves and the central
-/// counts.
-pub(crate) struct Board {
-    pub pieces: Value,
-    pub stacks: Value,
-    pub reserves: Value,
-    pub central: Value,
+/// Whether a piece above the board spans a gap: a cell of it has nothing
+/// right under the piece.
+pub(crate) fn is_bridge(pos: &Position, p: &PieceView) -> bool {
+    let level = p.placement.level;
+    level > 0
+        && p.cells
+            .iter()
+            .any(|&c| !pos.stack(c).iter().any(|d| d.level + 1 == level))
 }
 
-pub(crate) fn board_json(pos: &Position, legal: &[Move]) -> Board {
+/// The fields of a state that describe the board of `pos` (the pieces, each
+/// with its cells, level, whether it bridges a gap and whether a legal move
+/// moves it; the stacks cell by cell, the reserves and the central counts),
+/// with the legal moves unless `over`.
+fn board_state(pos: &Position, over: bool) -> State {
+    let legal: Vec<Move> = if over { Vec::new() } else { pos.legal_moves() };
     let movable: std::collections::HashSet<_> = legal
         .iter()
         .filter_map(|m| match m {
@@ -130,20 +152,14 @@ pub(crate) fn board_json(pos: &Position, legal: &[Move]) -> Board {
         .pieces()
         .iter()
         .map(|p| {
-            let level = p.placement.level;
-            // A raised dot with nothing right under it spans a gap.
-            let bridge = level > 0
-                && p.cells
-                    .iter()
-                    .any(|&c| !pos.stack(c).iter().any(|d| d.level + 1 == level));
             json!({
                 "side": p.side.name(),
                 "kind": p.kind.to_string(),
                 "punct": p.placement.punct.to_string(),
                 "rotation": p.placement.rotation,
-                "level": level,
+                "level": p.placement.level,
                 "cells": p.cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                "bridge": bridge,
+                "bridge": is_bridge(pos, p),
                 "movable": movable.contains(&p.placement.punct)
                     && pos.top_piece(p.placement.punct).is_some_and(|t| t == *p),
             })
@@ -177,60 +193,40 @@ pub(crate) fn board_json(pos: &Position, legal: &[Move]) -> Board {
         }
         Value::Object(m)
     };
-    Board {
-        pieces: Value::Array(pieces),
-        stacks: Value::Object(stacks),
-        reserves: json!({"white": reserve(Side::White), "black": reserve(Side::Black)}),
-        central: json!({
+    let mut state = State {
+        fields: Map::new(),
+        legal,
+    };
+    state.extend(json!({
+        "variant": pos.variant().name(),
+        "position": pos.to_position_string(),
+        "to_move": if over { Value::Null } else { json!(pos.side_to_move().name()) },
+        "status": if over { "over" } else { "ongoing" },
+        "reserves": {"white": reserve(Side::White), "black": reserve(Side::Black)},
+        "central": {
             "white": pos.central_count(Side::White),
             "black": pos.central_count(Side::Black),
-        }),
-    }
+        },
+        "pieces": pieces,
+        "stacks": stacks,
+    }));
+    state
 }
 
 /// The state of a position outside any game (the rules page's diagrams,
 /// lessons and puzzles): the fields of a game's state that describe the
 /// board, with the legal moves unless it is over.
 pub(crate) fn position_state(pos: &Position) -> State {
-    let over = !matches!(pos.status(), Status::Ongoing);
-    let legal: Vec<Move> = if over { Vec::new() } else { pos.legal_moves() };
-    let Board {
-        pieces,
-        stacks,
-        reserves,
-        central,
-    } = board_json(pos, &legal);
-    let fields = json!({
-        "variant": pos.variant().name(),
-        "position": pos.to_position_string(),
-        "to_move": if over { Value::Null } else { json!(pos.side_to_move().name()) },
-        "status": if over { "over" } else { "ongoing" },
-        "reserves": reserves,
-        "central": central,
-        "pieces": pieces,
-        "stacks": stacks,
-    });
-    let Value::Object(fields) = fields else {
-        unreachable!("json! of an object literal is an object")
-    };
-    State { fields, legal }
+    board_state(pos, pos.status().is_over())
 }
 
 impl LiveGame {
     /// The whole state the page needs, legal moves included.
     pub fn to_json(&self) -> State {
         let pos = self.position();
-        let over = self.is_over();
-        let legal: Vec<Move> = if over { Vec::new() } else { pos.legal_moves() };
-        let Board {
-            pieces,
-            stacks,
-            reserves,
-            central,
-        } = board_json(pos, &legal);
-        let fields = json!({
+        let mut state = board_state(pos, self.is_over());
+        state.extend(json!({
             "id": self.row.id,
-            "variant": pos.variant().name(),
             "mode": self.mode.name(),
             "ai": match self.mode {
                 Mode::Ai { level, side } => json!({"level": level, "side": side.name()}),
@@ -240,17 +236,10 @@ impl LiveGame {
             "created": self.row.created,
             "updated": self.row.updated,
             "start": self.game.start().to_position_string(),
-            "position": pos.to_position_string(),
             "moves": self.game.moves().map(|m| m.to_string()).collect::<Vec<_>>(),
             "ply": self.game.len(),
             "last_move": self.game.moves().last().map(|m| m.to_string()),
-            "to_move": if over { Value::Null } else { json!(pos.side_to_move().name()) },
-            "status": if over { "over" } else { "ongoing" },
             "result": self.result_json(),
-            "reserves": reserves,
-            "central": central,
-            "pieces": pieces,
-            "stacks": stacks,
             "draw_offer": self.row.draw_offer,
             "takeback_request": self.row.takeback,
             "invite_open": self.invite_open().map(Side::name),
@@ -274,11 +263,8 @@ impl LiveGame {
             "rematch_offer": self.row.rematch_offer,
             "rematch": self.row.rematch,
             "review": self.review_json(),
-        });
-        let Value::Object(fields) = fields else {
-            unreachable!("json! of an object literal is an object")
-        };
-        State { fields, legal }
+        }));
+        state
     }
 
     /// The state after the first `ply` plies (for replaying), marked

@@ -51,6 +51,7 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "tutorial.js": JS,
     "picker.js": JS,
     "puzzles.js": JS,
+    "learnview.js": JS,
     "kbd.js": JS,
     "announce.js": JS,
     "style.css": CSS,

@@ -10,7 +10,7 @@
 // screen keeps a GameVoice (moves, selection) and a PositionText.
 
 import { h, edgeName } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, listOf } from "./i18n.js";
 import { headline, reasonText } from "./endgame.js";
 
 const ADD = /^([TCELMR])@([A-Q]\d+)\/(\d)$/;
@@ -77,7 +77,7 @@ export function placeWords(geom, cell) {
   const c = geom.cell(cell);
   if (!c) return cell;
   if (c.central) return t("a11y.cell.central", { cell });
-  if (c.edges && c.edges.length) return t("a11y.cell.edge", { cell, edge: c.edges.map((e) => edgeName(e)).join(", ") });
+  if (c.edges && c.edges.length) return t("a11y.cell.edge", { cell, edge: listOf(c.edges.map((e) => edgeName(e))) });
   return cell;
 }
 

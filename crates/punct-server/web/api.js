@@ -52,6 +52,8 @@ async function request(method, path, body, signal, headers = {}) {
 }
 
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+const lesson = (id) => `/api/learn/lessons/${encodeURIComponent(id)}`;
+const puzzle = (id) => `/api/learn/puzzles/${encodeURIComponent(id)}`;
 let boardInfo = null;
 
 export const api = {
@@ -93,6 +95,17 @@ export const api = {
   act: (id, kind, body) => request("POST", `${game(id)}/${kind}`, body),
   analyse: (body, signal) => request("POST", "/api/analyse", body, signal),
   recordUrl: (id) => `${game(id)}/record`,
+  // Learning (the rules' diagrams, the tutorial's lessons, the puzzles).
+  diagrams: (signal) => request("GET", "/api/learn/diagrams", undefined, signal),
+  lessons: () => request("GET", "/api/learn/lessons"),
+  lesson: (id) => request("GET", lesson(id)),
+  /** The judge's answer to `move` (notation) in lesson `id`. */
+  tryLesson: (id, move) => request("POST", `${lesson(id)}/try`, { move }),
+  puzzles: () => request("GET", "/api/learn/puzzles"),
+  dailyPuzzle: () => request("GET", "/api/learn/puzzles/daily"),
+  puzzle: (id) => request("GET", puzzle(id)),
+  /** The judge's answer to the learner's `moves` so far in puzzle `id`. */
+  tryPuzzle: (id, moves) => request("POST", `${puzzle(id)}/try`, { moves }),
 };
 
 /**

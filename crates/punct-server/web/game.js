@@ -17,7 +17,7 @@ import { TapConfirm } from "./touch.js";
 import { animateLastMove } from "./anim.js";
 import { Notifier } from "./notify.js";
 import { gameLayout, storedFlip, storeFlip } from "./layout.js";
-import { indexMoves, moveAt, selectionOverlay, bestDrawing } from "./moves.js";
+import { indexMoves, moveAt, selectionOverlay, bestDrawing, topPieceAt, cellChoice, turnSelection } from "./moves.js";
 import { Analysis } from "./analysis.js";
 import { EndOfGame, headline, reasonText } from "./endgame.js";
 import { Clocks } from "./clock.js";
@@ -562,14 +562,6 @@ class GameScreen {
 
   // ------------------------------------------------------------ selection
 
-  /** The piece whose dot is on top of `cell`, if any. */
-  topPieceAt(cell) {
-    const stack = this.view.stacks[cell];
-    if (!stack || !stack.length) return null;
-    const level = stack.at(-1).level;
-    return this.view.pieces.find((p) => p.level === level && p.cells.includes(cell)) || null;
-  }
-
   pickKind(side, kind) {
     if (!this.canMove() || side !== this.live.to_move) return;
     this.say("");
@@ -585,9 +577,7 @@ class GameScreen {
 
   rotate(delta) {
     if (!this.sel) return;
-    const kind = this.sel.type === "add" ? this.sel.kind : this.sel.piece.kind;
-    const n = this.geom.rotations(kind);
-    this.sel.rot = (this.sel.rot + delta + n) % n;
+    turnSelection(this.sel, this.geom, delta);
     if (this.sel.type === "add") this.renderReserves(); // the selected kind's icon turns too
     this.renderSelection();
   }
@@ -598,40 +588,15 @@ class GameScreen {
       this.openStack(cell);
       return;
     }
-    const sel = this.sel;
-    const piece = this.topPieceAt(cell);
-    const ownMovable = piece && piece.side === this.live.to_move && piece.movable ? piece : null;
-    if (sel && sel.type === "add") {
-      const legal = this.legal.adds.get(sel.kind)?.get(sel.rot)?.has(cell);
-      if (legal) this.play(cell);
-      else if (ownMovable) this.selectPiece(ownMovable);
-      else this.sendMove(`${sel.kind}@${cell}/${sel.rot}`); // the server says why not
-      return;
+    const c = cellChoice(this.sel, cell, this.legal, topPieceAt(this.view, cell), this.live.to_move);
+    if (c.act === "play") this.play(cell);
+    else if (c.act === "select") this.selectPiece(c.piece);
+    else if (c.act === "cancel") this.cancel();
+    else if (c.act === "try") this.sendMove(c.move); // the server says why not
+    else {
+      if (c.act === "blocked") this.say(t("game.cannot_move"));
+      this.openStack(cell);
     }
-    if (sel && sel.type === "move") {
-      const from = sel.piece.punct;
-      const targets = this.legal.moves.get(from);
-      if (cell === from) {
-        // The origin: with a new rotation it is a rotation in place.
-        if (sel.rot !== sel.piece.rotation) this.play(cell);
-        else this.cancel();
-      } else if (targets && targets.has(cell)) {
-        this.play(cell);
-      } else if (ownMovable && ownMovable !== sel.piece) {
-        this.selectPiece(ownMovable);
-      } else if (sel.piece.cells.includes(cell)) {
-        this.cancel();
-      } else {
-        this.sendMove(`${from}-${cell}/${sel.rot}`); // the server says why not
-      }
-      return;
-    }
-    if (ownMovable) {
-      this.selectPiece(ownMovable);
-      return;
-    }
-    if (piece && piece.side === this.live.to_move) this.say(t("game.cannot_move"));
-    this.openStack(cell);
   }
 
   hoverCell(cell) {

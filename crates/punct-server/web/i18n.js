@@ -98,6 +98,14 @@ export function num(n, options) {
 }
 
 /**
+ * Items as a list in the current language ("a, b and c", "a、b、c";
+ * type "disjunction" for alternatives: "a, b or c").
+ */
+export function listOf(items, type = "conjunction") {
+  return new Intl.ListFormat(lang, { type }).format(items.map(String));
+}
+
+/**
  * What an API error (api.js ApiError: code, message, params, reason) says
  * in the current language: for an illegal move the rule it breaks
  * (illegal.<reason>; another code with a reason, such as a record's

@@ -47,6 +47,50 @@ export function moveAt(sel, cell) {
   return `${from}-${cell}/${sel.rot}`;
 }
 
+/** Turns selection `sel` (as for moveAt) by `delta` steps, within its kind's rotations (geom: board.js Geometry). */
+export function turnSelection(sel, geom, delta) {
+  const n = geom.rotations(sel.type === "add" ? sel.kind : sel.piece.kind);
+  sel.rot = (sel.rot + delta + n) % n;
+}
+
+/** The piece whose dot is on top of `cell` in `state`, if any. */
+export function topPieceAt(state, cell) {
+  const stack = state.stacks[cell];
+  if (!stack || !stack.length) return null;
+  const level = stack.at(-1).level;
+  return state.pieces.find((p) => p.level === level && p.cells.includes(cell)) || null;
+}
+
+/**
+ * What choosing `cell` does, with selection `sel` (as for moveAt), the
+ * state's `legal` (indexMoves), the piece on top of `cell` (`top`) and the
+ * side to move: {act: "play"} (a legal target, or the selected piece's
+ * own place with a new rotation: a turn in place), {act: "select", piece}
+ * (another of the mover's pieces that can move), {act: "cancel"} (the
+ * selected piece itself), {act: "try", move} (an illegal target: the
+ * server says why not); with no selection {act: "blocked", piece} (one of
+ * the mover's pieces that cannot move) or {act: "none"}.
+ */
+export function cellChoice(sel, cell, legal, top, side) {
+  const own = top && top.side === side ? top : null;
+  const ownMovable = own && own.movable ? own : null;
+  if (sel && sel.type === "add") {
+    if (legal.adds.get(sel.kind)?.get(sel.rot)?.has(cell)) return { act: "play" };
+    if (ownMovable) return { act: "select", piece: ownMovable };
+    return { act: "try", move: `${sel.kind}@${cell}/${sel.rot}` };
+  }
+  if (sel && sel.type === "move") {
+    const from = sel.piece.punct;
+    if (cell === from) return { act: sel.rot !== sel.piece.rotation ? "play" : "cancel" };
+    if (legal.moves.get(from)?.has(cell)) return { act: "play" };
+    if (ownMovable && ownMovable !== sel.piece) return { act: "select", piece: ownMovable };
+    if (sel.piece.cells.includes(cell)) return { act: "cancel" };
+    return { act: "try", move: `${from}-${cell}/${sel.rot}` };
+  }
+  if (ownMovable) return { act: "select", piece: ownMovable };
+  return own ? { act: "blocked", piece: own } : { act: "none" };
+}
+
 /**
  * What the board draws for a selection (Board.setOverlay): the legal
  * targets, for a move its origin and lines, and the ghost at `at` (the

@@ -38,10 +38,11 @@
 import { h, show } from "./dom.js";
 import { t } from "./i18n.js";
 import { Board, HEX, hexPoints, pieceIcon, svg } from "./board.js";
-import { indexMoves, moveAt, selectionOverlay, bestDrawing } from "./moves.js";
+import { indexMoves, moveAt, selectionOverlay, bestDrawing, topPieceAt, cellChoice, turnSelection } from "./moves.js";
 import { TapConfirm } from "./touch.js";
 import { countedCells, lastPieceWarning } from "./central.js";
 import { attachKeyboard, pieceKeys } from "./kbd.js";
+import { GameVoice } from "./announce.js";
 
 export const KINDS = ["T", "C", "E", "L", "M", "R"];
 
@@ -68,6 +69,8 @@ export class Picker {
       onActivate: (c) => this.clickCell(c),
       onCursor: (c) => this.hoverCell(c),
     });
+    // The selection said in words, as on the game screen (announce.js).
+    this.voice = new GameVoice(this.keyboard);
 
     this.kindButtons = KINDS.map((kind) => h("button", {
       type: "button", class: "kind", "data-kind": kind, onclick: () => this.pickKind(kind),
@@ -147,13 +150,6 @@ export class Picker {
 
   // ------------------------------------------------------------ choosing
 
-  topPieceAt(cell) {
-    const stack = this.state.stacks[cell];
-    if (!stack || !stack.length) return null;
-    const level = stack.at(-1).level;
-    return this.state.pieces.find((p) => p.level === level && p.cells.includes(cell)) || null;
-  }
-
   pickKind(kind) {
     if (!this.interactive) return;
     if (this.sel && this.sel.type === "add" && this.sel.kind === kind) this.sel = null;
@@ -170,9 +166,7 @@ export class Picker {
 
   rotate(delta) {
     if (!this.sel) return;
-    const kind = this.sel.type === "add" ? this.sel.kind : this.sel.piece.kind;
-    const n = this.geom.rotations(kind);
-    this.sel.rot = (this.sel.rot + delta + n) % n;
+    turnSelection(this.sel, this.geom, delta);
     this.renderSelection();
     this.renderReserve();
   }
@@ -185,35 +179,12 @@ export class Picker {
 
   clickCell(cell) {
     if (!this.interactive) return;
-    const sel = this.sel;
-    const piece = this.topPieceAt(cell);
-    const own = piece && piece.side === this.side ? piece : null;
-    const ownMovable = own && own.movable ? own : null;
-    if (sel && sel.type === "add") {
-      if (this.legal.adds.get(sel.kind)?.get(sel.rot)?.has(cell)) this.play(cell);
-      else if (ownMovable) this.selectPiece(ownMovable);
-      else this.submit(`${sel.kind}@${cell}/${sel.rot}`); // the screen says why not
-      return;
-    }
-    if (sel && sel.type === "move") {
-      const from = sel.piece.punct;
-      const targets = this.legal.moves.get(from);
-      if (cell === from) {
-        if (sel.rot !== sel.piece.rotation) this.play(cell);
-        else this.cancel();
-      } else if (targets && targets.has(cell)) {
-        this.play(cell);
-      } else if (ownMovable && ownMovable !== sel.piece) {
-        this.selectPiece(ownMovable);
-      } else if (sel.piece.cells.includes(cell)) {
-        this.cancel();
-      } else {
-        this.submit(`${from}-${cell}/${sel.rot}`); // the screen says why not
-      }
-      return;
-    }
-    if (ownMovable) this.selectPiece(ownMovable);
-    else if (own) this.onBlocked(own);
+    const c = cellChoice(this.sel, cell, this.legal, topPieceAt(this.state, cell), this.side);
+    if (c.act === "play") this.play(cell);
+    else if (c.act === "select") this.selectPiece(c.piece);
+    else if (c.act === "cancel") this.cancel();
+    else if (c.act === "try") this.submit(c.move); // the screen says why not
+    else if (c.act === "blocked") this.onBlocked(c.piece);
   }
 
   hoverCell(cell) {
@@ -323,6 +294,7 @@ export class Picker {
     const move = moveAt(sel, this.confirm.cell);
     this.confirm.render(move, !!move && (this.state.legal_moves || []).includes(move));
     this.renderOverlay();
+    if (this.interactive) this.voice.selection(sel, this.legal, this.state.position);
   }
 
   renderOverlay() {

@@ -8,73 +8,19 @@
 // the opponent's most stubborn reply, and shows a wrong move's refutation.
 
 import { h, show, tSide } from "./dom.js";
-import { t, errorText, currentLang } from "./i18n.js";
-import { siteNav } from "./nav.js";
-import { api, ApiError } from "./api.js";
+import { t, errorText, currentLang, listOf } from "./i18n.js";
+import { api } from "./api.js";
 import { Geometry } from "./board.js";
-import { Picker } from "./picker.js";
+import { storedIds, loadOnce, learnFrame, listItem, LearnView } from "./learnview.js";
 
 const SOLVED_KEY = "punct:puzzles";
 
 /** The puzzles this browser has solved (ids), kept in localStorage. */
-const solved = {
-  session: new Set(),
-  all() {
-    let stored = [];
-    try {
-      stored = JSON.parse(localStorage.getItem(SOLVED_KEY) || "{}").solved || [];
-    } catch {
-      /* storage disabled or garbled: this page's memory only */
-    }
-    return new Set([...stored, ...this.session]);
-  },
-  add(id) {
-    this.session.add(id);
-    this.save([...this.all()]);
-  },
-  clear() {
-    this.session.clear();
-    this.save([]);
-  },
-  save(ids) {
-    try {
-      localStorage.setItem(SOLVED_KEY, JSON.stringify({ solved: ids }));
-    } catch {
-      /* storage disabled: remembered until the page closes */
-    }
-  },
-};
-
-async function ask(method, path, body) {
-  let res;
-  try {
-    res = await fetch(path, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new ApiError("network", `cannot reach the server (${e.message})`);
-  }
-  const data = await res.json().catch(() => null);
-  if (!res.ok || !data) {
-    if (data && data.error) throw ApiError.from(data.error, res.status);
-    throw new ApiError("http", `the server answered ${res.status}`, res.status, { status: res.status });
-  }
-  return data;
-}
+const solved = storedIds(SOLVED_KEY, "solved");
 
 // The list and the board never change while the page is open.
-let listOnce = null;
-function loadList() {
-  listOnce ??= Promise.all([ask("GET", "/api/learn/puzzles"), api.board()])
-    .then(([list, board]) => ({ list, geom: new Geometry(board) }))
-    .catch((e) => {
-      listOnce = null;
-      throw e;
-    });
-  return listOnce;
-}
+const loadList = loadOnce(() => Promise.all([api.puzzles(), api.board()])
+  .then(([list, board]) => ({ list, geom: new Geometry(board) })));
 
 const kindKey = (kind) => kind.replace(/-/g, "_");
 
@@ -107,7 +53,7 @@ function judgeText(answer) {
 
 /** The solution in words: every first move, and for a win in two the line after each. */
 function solutionText(p) {
-  const list = (moves) => moves.join(", ");
+  const list = (moves) => listOf(moves, "disjunction"); // any one of them solves it
   if (p.kind === "win-in-two") {
     const them = p.side === "white" ? "black" : "white";
     return p.lines.map((l) => tSide("puzzles.solution.line", them, {
@@ -118,18 +64,8 @@ function solutionText(p) {
 }
 
 export function puzzlesScreen(root, navigate, id) {
-  let closed = false;
-  let picker = null;
-  const main = h("div", { class: "puzzles", "data-testid": "puzzles" });
-  const status = h("p", { class: "puzzles-status", role: "status" });
-  main.append(status);
-  root.replaceChildren(siteNav("puzzles"), main);
-
-  const fail = (e) => {
-    if (closed) return;
-    status.textContent = t("puzzles.load_failed", { error: errorText(e) });
-    status.classList.add("error");
-  };
+  const frame = learnFrame(root, { nav: "puzzles", area: "puzzles", failKey: "puzzles.load_failed" });
+  const main = frame.main;
 
   const progressText = (list) => t("puzzles.progress", {
     solved: list.puzzles.filter((p) => solved.all().has(p.id)).length, count: list.count,
@@ -138,18 +74,11 @@ export function puzzlesScreen(root, navigate, id) {
   /** The puzzles of one kind, numbered in the whole list's order. */
   const kindList = (list, kind, current) => {
     const done = solved.all();
-    return h("ol", { class: "puzzle-list", "data-testid": `puzzle-list-${kind}` },
-      list.puzzles.map((p, i) => ({ p, n: i + 1 })).filter(({ p }) => p.kind === kind).map(({ p, n }) => {
-        const isSolved = done.has(p.id);
-        return h("li", { class: isSolved ? "solved" : null },
-          h("a", {
-            href: `/puzzles/${p.id}`, "data-nav": "", "data-testid": `puzzle-link-${p.id}`,
-            "data-solved": String(isSolved), "aria-current": p.id === current ? "page" : null,
-          },
-          h("span", { class: "puzzle-n" }, String(n)),
-          h("span", { class: "puzzle-name" }, tSide("puzzles.item", p.side)),
-          isSolved ? h("span", { class: "tick", title: t("puzzles.solved_mark"), "aria-label": t("puzzles.solved_mark") }, "✓") : null));
-      }));
+    return h("ol", { class: "learn-list puzzle-list", "data-testid": `puzzle-list-${kind}` },
+      list.puzzles.map((p, i) => ({ p, n: i + 1 })).filter(({ p }) => p.kind === kind).map(({ p, n }) => listItem({
+        href: `/puzzles/${p.id}`, testid: `puzzle-link-${p.id}`, n, name: tSide("puzzles.item", p.side),
+        done: done.has(p.id), mark: "solved", current: p.id === current ? "page" : null, tick: t("puzzles.solved_mark"),
+      })));
   };
 
   // ------------------------------------------------------------ the overview
@@ -194,39 +123,22 @@ export function puzzlesScreen(root, navigate, id) {
   function puzzleScreen(list, geom, puzzle, dailyDate) {
     document.title = `PÜNCT · ${t("puzzles.title", { n: puzzle.number })}`;
     let moves = []; // the learner's moves so far (a win in two takes two)
-    let pending = 0;
 
-    const feedbackHead = h("strong", { class: "feedback-head" });
-    const feedbackText = h("span", { class: "feedback-text", "data-testid": "puzzle-message" });
-    const feedback = h("div", { class: "puzzle-feedback", "data-testid": "puzzle-feedback", role: "status", "aria-live": "polite" },
-      feedbackHead, " ", feedbackText);
-    show(feedback, false);
-    const say = (kind, head, text) => {
-      feedback.dataset.result = kind;
-      feedbackHead.textContent = head;
-      feedbackText.textContent = text;
-      show(feedback, !!(head || text));
-      if (head || text) feedback.scrollIntoView?.({ block: "nearest" });
-    };
     const solution = h("div", { class: "puzzle-solution", "data-testid": "puzzle-solution" });
     show(solution, false);
 
-    const draw = (state, opts) => picker.setState(state, { side: puzzle.side, ...opts });
+    const draw = (state, opts) => view.picker.setState(state, { side: puzzle.side, ...opts });
     const fresh = (best = null) => {
       moves = [];
       main.dataset.lastTry = "";
       draw(puzzle.state, { interactive: true, best });
     };
+    const view = new LearnView(frame, geom, {
+      prefix: "puzzle", tryAgain: t("puzzles.try_again"), judge: (move) => judge(move), fresh,
+    });
+    const { picker, retry } = view;
+    const say = (kind, head, text) => view.say(kind, head, text);
 
-    const retry = h("button", {
-      type: "button", "data-testid": "puzzle-retry",
-      onclick: () => {
-        say("", "", "");
-        show(retry, false);
-        fresh();
-      },
-    }, t("puzzles.try_again"));
-    show(retry, false);
     const showSolution = h("button", {
       type: "button", "data-testid": "puzzle-show",
       onclick: () => {
@@ -254,20 +166,10 @@ export function puzzlesScreen(root, navigate, id) {
     show(solvedMark, solved.all().has(puzzle.id));
 
     const judge = async (move) => {
-      const askNo = ++pending;
       const tried = [...moves, move];
-      picker.setInteractive(false);
-      say("checking", "", t("puzzles.checking"));
-      let answer;
-      try {
-        answer = await ask("POST", `/api/learn/puzzles/${encodeURIComponent(puzzle.id)}/try`, { moves: tried });
-      } catch (e) {
-        if (closed || askNo !== pending) return;
-        picker.setInteractive(true);
-        say("illegal", t("puzzles.feedback.illegal"), errorText(e));
-        return;
-      }
-      if (closed || askNo !== pending) return;
+      const answer = await view.send(view.newTry(), () => api.tryPuzzle(puzzle.id, tried), t("puzzles.checking"),
+        (e) => say("illegal", t("puzzles.feedback.illegal"), errorText(e)));
+      if (!answer) return;
       const message = judgeText(answer);
       main.dataset.lastTry = answer.solved ? "solved" : answer.correct ? "good" : "wrong";
       if (answer.solved) {
@@ -290,66 +192,54 @@ export function puzzlesScreen(root, navigate, id) {
       }
     };
 
-    picker = new Picker(geom, {
-      onMove: (move) => judge(move),
-      onBlocked: (piece) => {
-        const n = geom.rotations(piece.kind);
-        judge(`${piece.punct}-${piece.punct}/${(piece.rotation + 1) % n}`);
-      },
-    });
     picker.board.setLabel(taskText(puzzle));
 
     const daily = dailyDate && h("p", { class: "puzzle-daily-badge", "data-testid": "puzzle-daily-badge" },
       t("puzzles.daily.badge", { date: dateText(dailyDate) }));
-    main.replaceChildren(h("div", { class: "puzzle-view", "data-puzzle": puzzle.id, "data-kind": puzzle.kind },
-      h("section", { class: "puzzle-head" },
+    view.place({
+      attrs: { "data-puzzle": puzzle.id, "data-kind": puzzle.kind },
+      head: [
         daily || null,
-        h("p", { class: "puzzle-number" }, t("puzzles.number", { n: puzzle.number, count: puzzle.count }), " · ",
+        h("p", { class: "learn-number" }, t("puzzles.number", { n: puzzle.number, count: puzzle.count }), " · ",
           t(`puzzles.kind.${kindKey(puzzle.kind)}.title`), " ", solvedMark),
         h("h1", { "data-testid": "puzzle-task" }, taskText(puzzle)),
-        h("p", { class: "small" }, t(`puzzles.kind.${kindKey(puzzle.kind)}.about`))),
-      h("section", { class: "puzzle-board", "data-testid": "board-area" }, picker.board.el),
-      h("section", { class: "puzzle-panel" },
-        picker.reserveEl,
-        picker.controlsEl,
-        feedback,
-        h("div", { class: "row buttons puzzle-actions" }, retry, showSolution, next),
+        h("p", { class: "small" }, t(`puzzles.kind.${kindKey(puzzle.kind)}.about`)),
+      ],
+      panel: [
+        h("div", { class: "row buttons learn-actions" }, retry, showSolution, next),
         solution,
-        picker.typedEl),
-      h("nav", { class: "puzzle-aside", "aria-label": t("puzzles.heading") },
+      ],
+      asideLabel: t("puzzles.heading"),
+      aside: [
         h("h2", {}, h("a", { href: "/puzzles", "data-nav": "", "data-testid": "puzzle-overview" }, t("puzzles.all"))),
-        progressLine, listSlot)));
-    main.style.setProperty("--board-aspect", picker.board.aspect.toFixed(4));
+        progressLine, listSlot,
+      ],
+    });
     fresh();
   }
 
   (async () => {
     try {
       const { list, geom } = await loadList();
-      if (closed) return;
+      if (frame.closed) return;
       if (!id) {
-        const daily = await ask("GET", "/api/learn/puzzles/daily").catch(() => null);
-        if (!closed) overview(list, daily, null);
+        const daily = await api.dailyPuzzle().catch(() => null);
+        if (!frame.closed) overview(list, daily, null);
         return;
       }
       if (!list.puzzles.some((p) => p.id === id)) {
-        const daily = await ask("GET", "/api/learn/puzzles/daily").catch(() => null);
-        if (!closed) overview(list, daily, id);
+        const daily = await api.dailyPuzzle().catch(() => null);
+        if (!frame.closed) overview(list, daily, id);
         return;
       }
-      const puzzle = await ask("GET", `/api/learn/puzzles/${encodeURIComponent(id)}`);
-      if (closed) return;
+      const puzzle = await api.puzzle(id);
+      if (frame.closed) return;
       const dailyDate = new URLSearchParams(location.search).get("daily");
       puzzleScreen(list, geom, puzzle, /^\d{4}-\d{2}-\d{2}$/.test(dailyDate || "") ? dailyDate : null);
     } catch (e) {
-      fail(e);
+      frame.fail(e);
     }
   })();
 
-  return {
-    destroy() {
-      closed = true;
-      picker?.destroy();
-    },
-  };
+  return { destroy: () => frame.destroy() };
 }

@@ -9,7 +9,7 @@
 import { h } from "./dom.js";
 import { siteNav } from "./nav.js";
 import { t, errorText } from "./i18n.js";
-import { api, ApiError } from "./api.js";
+import { api } from "./api.js";
 import { Board, Geometry, HEX, LIFT, DOT, pieceIcon, svg } from "./board.js";
 
 const KINDS = ["T", "C", "E", "L", "M", "R"];
@@ -37,15 +37,7 @@ const SECTIONS = [
 
 /** The diagrams and the board, or an ApiError. */
 async function load(signal) {
-  const res = await fetch("/api/learn/diagrams", { signal }).catch((e) => {
-    if (e.name === "AbortError") throw e;
-    throw new ApiError("network", `cannot reach the server (${e.message})`);
-  });
-  const data = await res.json().catch(() => null);
-  if (!res.ok || !data) {
-    if (data && data.error) throw ApiError.from(data.error, res.status);
-    throw new ApiError("http", `the server answered ${res.status}`, res.status, { status: res.status });
-  }
+  const data = await api.diagrams(signal);
   const info = await api.board();
   return { geom: new Geometry(info), diagrams: data.diagrams };
 }

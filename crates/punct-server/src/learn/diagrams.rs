@@ -10,14 +10,14 @@
 //! The page draws the state with the game's own board and takes every word
 //! from the catalogue (`rules.diagram.<id>`).
 
+use super::{played_state, replay};
 use crate::app::App;
 use crate::routes::json_text;
-use crate::state::position_state;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use punct_core::{footprint, Move, Position, Side, Status, Variant};
+use punct_core::{footprint, Move, Position, Variant};
 use serde_json::{json, Value};
 use std::sync::{Arc, OnceLock};
 
@@ -415,32 +415,17 @@ fn words(s: &'static str) -> Vec<&'static str> {
 impl Diagram {
     /// The position: the moves played from the empty board.
     pub(crate) fn position(&self) -> Result<Position, String> {
-        let mut pos = Position::new(self.variant);
-        for (i, text) in words(self.moves).into_iter().enumerate() {
-            let mv: Move = text
-                .parse()
-                .map_err(|e| format!("diagram {}: move {} `{text}`: {e}", self.id, i + 1))?;
-            pos.play(mv)
-                .map_err(|e| format!("diagram {}: move {} `{text}`: {e}", self.id, i + 1))?;
-        }
-        Ok(pos)
+        replay(self.variant, self.moves).map_err(|e| format!("diagram {}: {e}", self.id))
     }
 
     /// What the page draws and what the caption claims.
     pub(crate) fn to_json(self) -> Result<Value, String> {
         let pos = self.position()?;
         let played = words(self.moves);
-        let mut state = position_state(&pos);
-        state.set(
-            "last_move",
-            match played.last() {
-                Some(m) if self.last => json!(m),
-                _ => Value::Null,
-            },
-        );
-        state.set("result", result_json(&pos));
-        let state: Value = serde_json::from_str(&state.to_text_without_legal())
-            .map_err(|e| format!("diagram {}: state: {e}", self.id))?;
+        let last = match played.last() {
+            Some(m) if self.last => Some(m.parse().expect("the position was reached by it")),
+            _ => None,
+        };
         let mut show = Vec::new();
         for &text in self.show {
             show.push(shown_move(&pos, text).map_err(|e| format!("diagram {}: {e}", self.id))?);
@@ -458,7 +443,7 @@ impl Diagram {
                 .collect::<Vec<_>>(),
             "show": show,
             "claims": self.claims.iter().map(|c| c.to_json()).collect::<Vec<_>>(),
-            "state": state,
+            "state": played_state(&pos, last, false),
         }))
     }
 }
@@ -502,33 +487,6 @@ fn shown_move(pos: &Position, text: &str) -> Result<Value, String> {
         "rotation": rotation,
         "cells": cells,
     }))
-}
-
-/// How a finished diagram game ended: the winner and, for a connection,
-/// the two sides joined and the chain (drawn by the board); for the end
-/// by count, the central count.
-fn result_json(pos: &Position) -> Value {
-    let central = json!({
-        "white": pos.central_count(Side::White),
-        "black": pos.central_count(Side::Black),
-    });
-    match pos.status() {
-        Status::Ongoing => Value::Null,
-        Status::Won(side) => match pos.connection(side) {
-            Some(c) => json!({
-                "winner": side.name(),
-                "reason": "connection",
-                "sides": [c.sides.0.name(), c.sides.1.name()],
-                "chain": c.cells.cells().map(|x| x.to_string()).collect::<Vec<_>>(),
-            }),
-            None => json!({"winner": side.name(), "reason": "central count", "central": central}),
-        },
-        Status::Draw => json!({
-            "winner": Value::Null,
-            "reason": if pos.variant() == Variant::Basic { "no connection" } else { "central count" },
-            "central": central,
-        }),
-    }
 }
 
 /// Every diagram, built once.

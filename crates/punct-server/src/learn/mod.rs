@@ -1,13 +1,17 @@
 //! Learning the game: the rules page's diagrams, the tutorial's lessons
 //! (judged here, not in the page) and the puzzles. Each part brings its
-//! own routes under `/api/learn/…`.
+//! own routes under `/api/learn/…`; the positions they show are drawn
+//! from the states built here.
 
 mod diagrams;
 mod puzzles;
 mod tutorial;
 
 use crate::app::App;
+use crate::state::position_state;
 use axum::Router;
+use punct_core::{Move, Position, Side, Status, Variant};
+use serde_json::{json, Value};
 use std::sync::Arc;
 
 pub(crate) fn routes() -> Router<Arc<App>> {
@@ -15,4 +19,53 @@ pub(crate) fn routes() -> Router<Arc<App>> {
         .merge(diagrams::routes())
         .merge(tutorial::routes())
         .merge(puzzles::routes())
+}
+
+/// The position reached by playing `moves` (separated by spaces) from the
+/// empty board of `variant`; else which move fails and why.
+pub(crate) fn replay(variant: Variant, moves: &str) -> Result<Position, String> {
+    let mut pos = Position::new(variant);
+    for (i, text) in moves.split_whitespace().enumerate() {
+        let fail = |e: &dyn std::fmt::Display| format!("move {} `{text}`: {e}", i + 1);
+        let mv: Move = text.parse().map_err(|e| fail(&e))?;
+        pos.play(mv).map_err(|e| fail(&e))?;
+    }
+    Ok(pos)
+}
+
+/// The state of `pos` as a game's shows it after `last` (the move just
+/// played, outlined; `None`: none), with its result; `with_legal`: the
+/// legal moves too.
+fn played_state(pos: &Position, last: Option<Move>, with_legal: bool) -> Value {
+    let mut state = position_state(pos);
+    state.set("last_move", json!(last.map(|m| m.to_string())));
+    state.set("result", result_json(pos));
+    state.into_value(with_legal)
+}
+
+/// How the game ended in `pos` (null while it goes on): the winner and, for
+/// a connection, the two sides joined and the chain (the board draws it);
+/// for the end by count, the central count.
+fn result_json(pos: &Position) -> Value {
+    let central = json!({
+        "white": pos.central_count(Side::White),
+        "black": pos.central_count(Side::Black),
+    });
+    match pos.status() {
+        Status::Ongoing => Value::Null,
+        Status::Won(side) => match pos.connection(side) {
+            Some(c) => json!({
+                "winner": side.name(),
+                "reason": "connection",
+                "sides": [c.sides.0.name(), c.sides.1.name()],
+                "chain": c.cells.cells().map(|x| x.to_string()).collect::<Vec<_>>(),
+            }),
+            None => json!({"winner": side.name(), "reason": "central count", "central": central}),
+        },
+        Status::Draw => json!({
+            "winner": Value::Null,
+            "reason": if pos.variant() == Variant::Basic { "no connection" } else { "central count" },
+            "central": central,
+        }),
+    }
 }

@@ -3,10 +3,11 @@
 //! binary; the list, the puzzle of the day, one puzzle, and judging a
 //! learner's moves (with the opponent's answers) under `/api/learn/puzzles`.
 
+use super::played_state;
 use crate::app::App;
+use crate::date::{date_text, parse_date, today};
 use crate::error::ApiError;
 use crate::routes::{json_text, Body, Params};
-use crate::state::position_state;
 use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -17,7 +18,6 @@ use punct_engine::puzzle::{self, PuzzleKind};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::{Arc, OnceLock};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The shipped puzzles (checked by `punct puzzles verify` and the tests).
 const DATA: &str = include_str!("../../../../data/puzzles.json");
@@ -154,44 +154,6 @@ fn moves_json(moves: &[Move]) -> Value {
     Value::Array(moves.iter().map(|m| json!(m.to_string())).collect())
 }
 
-/// A state as a JSON value (`with_legal`: the legal moves too).
-fn state_value(pos: &Position, last: Option<Move>, with_legal: bool) -> Value {
-    let mut state = position_state(pos);
-    state.set("last_move", json!(last.map(|m| m.to_string())));
-    state.set("result", result(pos));
-    let text = if with_legal {
-        state.to_text()
-    } else {
-        state.to_text_without_legal()
-    };
-    serde_json::from_str(&text).expect("a state is JSON")
-}
-
-/// How the game ended in `pos` (null while it goes on): the winner and, for
-/// a connection, the chain the board draws.
-fn result(pos: &Position) -> Value {
-    match pos.status() {
-        Status::Ongoing => Value::Null,
-        Status::Draw => json!({"winner": null, "reason": "central count"}),
-        Status::Won(side) => match pos.connection(side) {
-            Some(c) => json!({
-                "winner": side.name(),
-                "reason": "connection",
-                "sides": [c.sides.0.name(), c.sides.1.name()],
-                "chain": c.cells.cells().map(|x| x.to_string()).collect::<Vec<_>>(),
-            }),
-            None => json!({
-                "winner": side.name(),
-                "reason": "central count",
-                "central": {
-                    "white": pos.central_count(Side::White),
-                    "black": pos.central_count(Side::Black),
-                },
-            }),
-        },
-    }
-}
-
 /// The list's line of a puzzle: no legal moves, no solutions.
 fn summary(p: &Puzzle) -> Value {
     json!({
@@ -199,7 +161,7 @@ fn summary(p: &Puzzle) -> Value {
         "kind": p.kind.name(),
         "side": p.side().name(),
         "task": p.task(),
-        "state": state_value(&p.position, None, false),
+        "state": played_state(&p.position, None, false),
     })
 }
 
@@ -224,58 +186,11 @@ fn full(p: &Puzzle) -> Value {
             "wins": moves_json(&l.wins),
         })).collect::<Vec<_>>(),
         "source": p.source,
-        "state": state_value(&p.position, None, true),
+        "state": played_state(&p.position, None, true),
     })
 }
 
-// ------------------------------------------------------------ dates
-
-/// The civil date (UTC) of a day count since 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-/// Days since 1970-01-01 of a civil date (`days_from_civil`).
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = (i64::from(m) + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// `YYYY-MM-DD` as a day count, if it is a real date.
-fn parse_date(text: &str) -> Option<i64> {
-    let b = text.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return None;
-    }
-    let y: i64 = text[0..4].parse().ok()?;
-    let m: u32 = text[5..7].parse().ok()?;
-    let d: u32 = text[8..10].parse().ok()?;
-    if !(1..=12).contains(&m) || d == 0 {
-        return None;
-    }
-    let days = days_from_civil(y, m, d);
-    (civil_from_days(days) == (y, m, d)).then_some(days)
-}
-
-fn date_text(days: i64) -> String {
-    let (y, m, d) = civil_from_days(days);
-    format!("{y:04}-{m:02}-{d:02}")
-}
+// ------------------------------------------------------------ the day's puzzle
 
 /// The puzzle of day `days`: a fixed shuffle of the day number, so that
 /// neighbouring days get unrelated puzzles and everyone gets the same.
@@ -323,10 +238,7 @@ async fn daily(Params(q): Params<DailyQuery>) -> Result<Response, ApiError> {
                 ),
             )
         })?,
-        None => SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64)
-            .div_euclid(86_400),
+        None => today(),
     };
     let p = of_the_day(days);
     Ok(ok(json!({"date": date_text(days), "puzzle": full(p)})))
@@ -387,7 +299,7 @@ async fn attempt(Path(id): Path<String>, Body(body): Body<Attempt>) -> Result<Re
         "code": verdict.code,
         "params": verdict.params,
         "reply": verdict.reply.map(|m| m.to_string()),
-        "state": state_value(&verdict.position, verdict.last, true),
+        "state": played_state(&verdict.position, verdict.last, true),
     });
     if verdict.solved {
         out["next"] = json!(full(p)["next"]);
@@ -417,29 +329,24 @@ fn judge(p: &Puzzle, moves: &[Move]) -> Result<Verdict, ApiError> {
         position,
         last,
     };
-    let won = |pos: &Position| pos.status() == Status::Won(me);
-    match p.kind {
-        PuzzleKind::WinInOne => Ok(if won(&pos) {
-            verdict(
-                true,
-                true,
-                "puzzles.solved",
-                json!({}),
-                None,
-                pos,
-                Some(first),
-            )
+    // Whether `mv`, giving `pos`, wins (`params`: the message's if not).
+    let win = |pos: Position, mv: Move, params: Value| {
+        if pos.status() == Status::Won(me) {
+            verdict(true, true, "puzzles.solved", json!({}), None, pos, Some(mv))
         } else {
             verdict(
                 false,
                 false,
                 "puzzles.wrong.no_win",
-                json!({"move": first.to_string()}),
+                params,
                 None,
                 pos,
-                Some(first),
+                Some(mv),
             )
-        }),
+        }
+    };
+    match p.kind {
+        PuzzleKind::WinInOne => Ok(win(pos, first, json!({"move": first.to_string()}))),
         PuzzleKind::StopTheWin => {
             if p.solutions.contains(&first) {
                 return Ok(verdict(
@@ -547,27 +454,8 @@ fn judge(p: &Puzzle, moves: &[Move]) -> Result<Verdict, ApiError> {
                 ));
             };
             play(&mut pos, second)?;
-            Ok(if won(&pos) {
-                verdict(
-                    true,
-                    true,
-                    "puzzles.solved",
-                    json!({}),
-                    None,
-                    pos,
-                    Some(second),
-                )
-            } else {
-                verdict(
-                    false,
-                    false,
-                    "puzzles.wrong.no_win",
-                    json!({"move": second.to_string(), "count": line.wins.len()}),
-                    None,
-                    pos,
-                    Some(second),
-                )
-            })
+            let params = json!({"move": second.to_string(), "count": line.wins.len()});
+            Ok(win(pos, second, params))
         }
     }
 }
@@ -582,24 +470,6 @@ mod tests {
         assert!(all.len() >= 30);
         for kind in PuzzleKind::ALL {
             assert!(all.iter().any(|p| p.kind == kind), "no {kind} puzzle");
-        }
-    }
-
-    #[test]
-    fn dates_round_trip_and_bad_ones_are_refused() {
-        assert_eq!(parse_date("1970-01-01"), Some(0));
-        assert_eq!(parse_date("2026-11-21"), Some(20_778));
-        assert_eq!(date_text(20_778), "2026-11-21");
-        assert_eq!(parse_date("2000-02-29"), Some(11_016));
-        for bad in [
-            "2001-02-29",
-            "2026-13-01",
-            "2026-1-01",
-            "yesterday",
-            "2026-00-10",
-            "",
-        ] {
-            assert_eq!(parse_date(bad), None, "{bad}");
         }
     }
 

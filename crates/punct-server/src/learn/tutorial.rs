@@ -12,16 +12,19 @@
 //! (`tutorial.illegal.<IllegalMove::code>`), for a legal one what it
 //! misses ("C4 is still empty", "Black can still win with L@D12/4").
 
+use super::played_state;
 use crate::app::App;
 use crate::error::ApiError;
 use crate::routes::{json_text, Body};
-use crate::state::position_state;
+use crate::state::{is_bridge, position_state};
 use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 use punct_core::{footprint, Edge, IllegalMove, Move, PieceView, Position, Side, Status};
+use punct_engine::puzzle::winning_moves;
+use punct_engine::tactics::move_footprint;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::sync::{Arc, OnceLock};
@@ -259,18 +262,7 @@ pub(crate) fn illegal(pos: &Position, mv: Move, e: &IllegalMove) -> Verdict {
         e,
         IllegalMove::Uneven { .. } | IllegalMove::TriangleBridge { .. }
     ) {
-        let cells = match mv {
-            Move::Add {
-                kind,
-                punct,
-                rotation,
-            } => footprint(kind, punct, rotation),
-            Move::Relocate { from, to, rotation } => pos
-                .top_piece(from)
-                .and_then(|p| footprint(p.kind, to, rotation)),
-            Move::Pass => None,
-        };
-        if let Some(cells) = cells {
+        if let Some(cells) = move_footprint(pos, mv) {
             for (i, c) in cells.iter().enumerate() {
                 params.insert(format!("c{}", i + 1), Value::String(c.to_string()));
             }
@@ -291,33 +283,11 @@ fn moved_piece(after: &Position, to: punct_core::Cell) -> PieceView {
         .expect("a relocated piece's PÜNCT is on top of its cell")
 }
 
-/// Whether a piece above the board spans a gap (a cell under it has
-/// nothing right below the piece).
-fn is_bridge(pos: &Position, p: &PieceView) -> bool {
-    let level = p.placement.level;
-    level > 0
-        && p.cells
-            .iter()
-            .any(|&c| !pos.stack(c).iter().any(|d| d.level + 1 == level))
-}
-
 /// Whether a dot lies above the piece on one of its cells.
 fn is_covered(pos: &Position, p: &PieceView) -> bool {
     p.cells
         .iter()
         .any(|&c| pos.stack(c).iter().any(|d| d.level > p.placement.level))
-}
-
-/// A move of the side to move that wins at once, if there is one.
-pub(crate) fn winning_move(pos: &Position) -> Option<Move> {
-    let side = pos.side_to_move();
-    let mut p = pos.clone();
-    pos.legal_moves().into_iter().find(|&m| {
-        let undo = p.make(m);
-        let won = p.status() == Status::Won(side);
-        p.unmake(undo);
-        won
-    })
 }
 
 /// Judges the learner's move `mv` in the lesson's position `pos`; also
@@ -459,7 +429,8 @@ fn outcome(lesson: &Lesson, pos: &Position, mv: Move, after: &Position) -> Verdi
             if after.status() == Status::Won(me) {
                 return done();
             }
-            match winning_move(after) {
+            // The first of the opponent's winning answers, proven exactly.
+            match winning_moves(after).first().copied() {
                 Some(reply) => Verdict {
                     reply: Some(reply),
                     ..wrong("still_threat", json!({"move": reply.to_string()}))
@@ -487,13 +458,7 @@ fn outcome(lesson: &Lesson, pos: &Position, mv: Move, after: &Position) -> Verdi
 /// (one lesson), or without them (the list).
 fn lesson_json(index: usize, l: &Lesson, legal: bool) -> Value {
     let pos = l.start();
-    let state = position_state(&pos);
-    let state: Value = serde_json::from_str(&if legal {
-        state.to_text()
-    } else {
-        state.to_text_without_legal()
-    })
-    .expect("a state is JSON");
+    let state = position_state(&pos).into_value(legal);
     json!({
         "id": l.id,
         "index": index,
@@ -508,28 +473,6 @@ fn lesson_json(index: usize, l: &Lesson, legal: bool) -> Value {
         "example": l.example,
         "state": state,
     })
-}
-
-/// The result of a finished position, as a game's state shows it (the
-/// board draws the winning chain from it).
-fn result_json(pos: &Position) -> Value {
-    let central = json!({
-        "white": pos.central_count(Side::White),
-        "black": pos.central_count(Side::Black),
-    });
-    match pos.status() {
-        Status::Ongoing => Value::Null,
-        Status::Won(side) => match pos.connection(side) {
-            Some(c) => json!({
-                "winner": side.name(),
-                "reason": "connection",
-                "sides": [c.sides.0.name(), c.sides.1.name()],
-                "chain": c.cells.cells().map(|x| x.to_string()).collect::<Vec<_>>(),
-            }),
-            None => json!({"winner": side.name(), "reason": "central count", "central": central}),
-        },
-        Status::Draw => json!({"winner": null, "reason": "central count", "central": central}),
-    }
 }
 
 fn no_lesson(id: &str) -> ApiError {
@@ -586,14 +529,7 @@ fn try_json(lesson: &Lesson, text: &str) -> Result<Value, ApiError> {
     })?;
     let (verdict, after) = judge(lesson, &lesson.start(), mv);
     let state = match after {
-        Some(pos) => {
-            let mut state: Value =
-                serde_json::from_str(&position_state(&pos).to_text_without_legal())
-                    .expect("a state is JSON");
-            state["last_move"] = json!(mv.to_string());
-            state["result"] = result_json(&pos);
-            state
-        }
+        Some(pos) => played_state(&pos, Some(mv), false),
         None => Value::Null,
     };
     Ok(json!({
@@ -638,14 +574,10 @@ mod tests {
             let pos = l.start();
             assert_eq!(pos.to_position_string(), l.position, "{}: canonical", l.id);
             if !l.moves.is_empty() || l.position == "standard:w:0:-" {
-                let mut replay = Position::new(Variant::Standard);
-                for m in l.moves.split_whitespace() {
-                    let mv: Move = m.parse().unwrap();
-                    replay
-                        .play(mv)
-                        .unwrap_or_else(|e| panic!("{}: {m} is illegal: {e}", l.id));
-                    assert_eq!(replay.status(), Status::Ongoing, "{}: over after {m}", l.id);
-                }
+                // Replayed: each move legal (none after the end), the last
+                // one reaching the lesson's position, which goes on.
+                let replay = crate::learn::replay(Variant::Standard, l.moves)
+                    .unwrap_or_else(|e| panic!("{}: {e}", l.id));
                 assert_eq!(replay.to_position_string(), l.position, "{}", l.id);
             }
             assert_eq!(pos.status(), Status::Ongoing, "{}", l.id);
@@ -876,9 +808,8 @@ mod tests {
 
     #[test]
     fn every_message_the_judge_can_give_has_an_english_text() {
-        let en: Map<String, Value> =
-            serde_json::from_str(include_str!("../../web/i18n/parts/tutorial.en.json"))
-                .expect("the tutorial's English part is JSON");
+        let en: Map<String, Value> = serde_json::from_str(include_str!("../../web/i18n/en.json"))
+            .expect("the English catalogue is JSON");
         let mut keys: Vec<String> = IllegalMove::CODES
             .iter()
             .map(|c| format!("tutorial.illegal.{c}"))
