@@ -226,10 +226,14 @@ export class Analysis {
     const shown = this.view ? this.view.ply : n;
     svg("line", { class: "graph-ply", x1: x(shown), y1: top, x2: x(shown), y2: bottom }, g);
     for (const m of review.mistakes) {
-      const dot = svg("circle", {
-        class: `graph-mistake ${m.kind}`, cx: x(m.ply), cy: y(values[m.ply]), r: 3.5,
-        "data-ply": m.ply,
-      }, g);
+      // A blunder is a diamond, a mistake a dot: told apart without colour.
+      const [cx, cy] = [x(m.ply), y(values[m.ply])];
+      const dot = m.kind === "blunder"
+        ? svg("polygon", {
+          class: `graph-mistake ${m.kind}`, "data-ply": m.ply,
+          points: `${cx},${cy - 5} ${cx + 5},${cy} ${cx},${cy + 5} ${cx - 5},${cy}`,
+        }, g)
+        : svg("circle", { class: `graph-mistake ${m.kind}`, cx, cy, r: 3.5, "data-ply": m.ply }, g);
       svg("title", {}, dot).textContent = t("game.analysis.mistake_title", { number: moveNumber(m.ply, blackFirst), move: m.move, kind: mistakeKind(m.kind) });
     }
     g.dataset.points = String(values.length);

@@ -85,8 +85,10 @@ export class Players {
       if ((s.ai && s.ai.side === side) || s.invite_open === side || s.mode !== "online") return null;
       const up = this.connected(side);
       if (up == null) return null;
-      return h("span", { class: up ? "presence on" : "presence off", "data-testid": `presence-${side}`, "data-connected": String(up), title: up ? t("game.players.connected") : t("game.players.not_connected") },
-        up ? "●" : "○");
+      const label = up ? t("game.players.connected") : t("game.players.not_connected");
+      // An image with a name, so screen readers say it (a title alone is not reliably read).
+      return h("span", { class: up ? "presence on" : "presence off", "data-testid": `presence-${side}`, "data-connected": String(up),
+        role: "img", title: label, "aria-label": label }, up ? "●" : "○");
     };
     const line = (side) => h("span", { class: `player ${side}` }, dot(side), " ",
       tNodes("game.players.line", { name: h("strong", {}, who(side)) }, { side: sideName(side) }));
