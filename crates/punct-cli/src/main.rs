@@ -9,6 +9,7 @@ mod play;
 mod puzzles_cmd;
 mod render;
 mod serve_cmd;
+mod solve_cmd;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use punct_core::{parse_moves, Game, Position, Record, Variant};
@@ -78,6 +79,8 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Puzzles: make them from engine games, or re-prove a puzzle file
     Puzzles(puzzles_cmd::PuzzlesArgs),
+    /// Prove a forced win (connection) for the side to move by threat moves
+    Solve(solve_cmd::SolveArgs),
     /// Run the game server: play in the browser at http://127.0.0.1:8080
     Serve(Box<serve_cmd::ServeArgs>),
     /// List the built-in engines and levels
@@ -314,6 +317,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Engine(args) => engine_cmd::run(args)?,
         Command::Match(args) => match_cmd::run(args)?,
         Command::Puzzles(args) => puzzles_cmd::run(args)?,
+        Command::Solve(args) => solve_cmd::run(args)?,
         Command::Serve(args) => serve_cmd::run(*args)?,
         Command::Engines => {
             let out: String = punct_engine::ENGINES

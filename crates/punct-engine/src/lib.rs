@@ -21,6 +21,7 @@ pub mod paths;
 pub mod puzzle;
 mod search;
 mod simple;
+pub mod solver;
 pub mod tactics;
 mod uct;
 
