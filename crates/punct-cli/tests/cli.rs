@@ -1,32 +1,10 @@
 //! The `punct` binary's output contracts, driven as a subprocess.
 
 use punct_core::{parse_moves, Game, Position, Variant};
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-fn punct(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_punct"))
-        .args(args)
-        .output()
-        .expect("run punct")
-}
-
-fn punct_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run punct");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+mod common;
+use common::{punct, punct_stdin};
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()

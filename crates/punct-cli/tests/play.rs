@@ -6,6 +6,8 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
+mod common;
+
 /// Public case 6: Black wins by connection with E11-H11/1.
 const BLACK_WINS: &str = "C@B7/2 R@F2/0 C@P15/2 L@E4/2 R@L13/1 M@F7/0 M@E9/4 L@H12/3 L@I15/2 E@E11/4 I15-I12/4 T@G11/5 R@J4/4 M@K16/0 J4-J11/4 C@C2/0 T@L11/3 E11-H11/1";
 
@@ -48,14 +50,7 @@ impl Sandbox {
     }
 
     fn play(&self, args: &[&str], input: &str) -> Output {
-        let mut child = self.command(args).spawn().expect("run punct");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
+        common::feed(self.command(args), input)
     }
 
     /// [`Sandbox::play`] between two people without colours (`--opponent

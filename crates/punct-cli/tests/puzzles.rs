@@ -1,18 +1,9 @@
 //! `punct puzzles generate` and `verify`, driven as a subprocess.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn punct(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_punct"))
-        .args(args)
-        .output()
-        .expect("run punct")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
+mod common;
+use common::{punct, text};
 
 fn shipped() -> PathBuf {
     PathBuf::from(concat!(

@@ -1,17 +1,7 @@
 //! `punct solve`, driven as a subprocess.
 
-use std::process::{Command, Output};
-
-fn punct(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_punct"))
-        .args(args)
-        .output()
-        .expect("run punct")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
+mod common;
+use common::{punct, text};
 
 /// The shipped puzzle `id`: its position and solutions.
 fn puzzle(id: &str) -> (String, Vec<String>) {

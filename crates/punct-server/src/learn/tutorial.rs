@@ -22,7 +22,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
-use punct_core::{footprint, Edge, IllegalMove, Move, PieceView, Position, Side, Status};
+use punct_core::{Edge, IllegalMove, Move, PieceView, Position, Side, Status};
 use punct_engine::puzzle::winning_moves;
 use punct_engine::tactics::move_footprint;
 use serde::Deserialize;
@@ -327,15 +327,7 @@ fn outcome(lesson: &Lesson, pos: &Position, mv: Move, after: &Position) -> Verdi
     let mine = |c: &str| after.visible_side(cell(c)) == Some(me);
     match lesson.goal {
         Goal::AddOnSide => {
-            let Move::Add {
-                kind,
-                punct,
-                rotation,
-            } = mv
-            else {
-                unreachable!("only additions get here")
-            };
-            let cells = footprint(kind, punct, rotation).expect("a legal addition fits");
+            let cells = move_footprint(pos, mv).expect("a legal addition fits");
             let on_side = cells.iter().any(|&c| {
                 Edge::PAIRS
                     .iter()
