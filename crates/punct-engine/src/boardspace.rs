@@ -977,6 +977,7 @@ fn finish(
     info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     info(&Info {
+        multipv: 1,
         depth,
         score,
         nodes,
@@ -1137,6 +1138,7 @@ impl Engine for Boardspace {
             match s.root(&mut work, &mut root, depth, margin, &mut partial) {
                 Some((v, pv, near)) => {
                     info(&Info {
+                        multipv: 1,
                         depth,
                         score: to_score(v, move_number),
                         nodes: s.nodes,

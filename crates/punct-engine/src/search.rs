@@ -107,6 +107,8 @@ impl fmt::Display for Score {
 /// A progress report during a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {
+    /// Which line this is, 1 = the best (more with the `MultiPV` option).
+    pub multipv: u32,
     pub depth: u32,
     pub score: Score,
     pub nodes: u64,

@@ -263,6 +263,7 @@ impl Uct {
         }
         let q = Uct::best_child(tree, 0).map_or(0.5, |c| tree[c].mean());
         Info {
+            multipv: 1,
             depth,
             score: Score::Eval(((q - 0.5) * 1000.0).round() as i32),
             nodes,
@@ -325,6 +326,7 @@ impl Engine for Uct {
         if legal.len() <= 1 {
             let best = legal.first().copied().unwrap_or(Move::Pass);
             info(&Info {
+                multipv: 1,
                 depth: 0,
                 score: Score::Eval(0),
                 nodes: 0,
@@ -344,6 +346,7 @@ impl Engine for Uct {
             work.unmake(undo);
             if won {
                 info(&Info {
+                    multipv: 1,
                     depth: 1,
                     score: Score::Win(1),
                     nodes: 0,

@@ -281,6 +281,7 @@ mod tests {
     fn info_lines_have_the_documented_form() {
         let pv: Vec<Move> = vec!["C@B7/2".parse().unwrap(), "R@F2/0".parse().unwrap()];
         let info = Info {
+            multipv: 1,
             depth: 2,
             score: Score::Eval(-35),
             nodes: 5000,
@@ -292,6 +293,7 @@ mod tests {
             "info depth 2 score cp -35 nodes 5000 nps 20000 time 250 pv C@B7/2 R@F2/0"
         );
         let bare = Info {
+            multipv: 1,
             pv: vec![],
             elapsed: Duration::ZERO,
             score: Score::Win(3),

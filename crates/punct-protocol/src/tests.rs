@@ -240,6 +240,7 @@ impl Engine for Stepper {
             depth += 1;
             nodes += 10;
             info(&Info {
+                multipv: 1,
                 depth,
                 score,
                 nodes,

@@ -8,22 +8,25 @@
 //! each side, with a finer sum over all three pairs) and, in the standard
 //! game, central presence as the reserves run out.
 
-use crate::paths::{corridor, distance_and_spread, ChainMaps, Corridor, Costs};
-use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, Score, SearchResult};
-use crate::tactics::{has_winning_move, safe_moves, winning_moves};
-use punct_core::{footprint, Bitboard, Cell, Move, Position, Status, Variant};
+mod eval;
+mod order;
+mod search;
+
+use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, SearchResult};
+use crate::tactics::{safe_moves, winning_moves};
+pub use eval::evaluate;
+use eval::MATE_BAND;
+use eval::{to_score, WIN};
+use order::one_ply;
+use punct_core::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use search::{principal_variation, Entry, Search, Shape};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-/// A won position's score; a win in `n` plies scores `WIN - n`.
-const WIN: i32 = 1_000_000;
-const MATE_BAND: i32 = 10_000;
 /// Most search threads the `Threads` option allows.
 const MAX_THREADS: usize = 16;
-/// The worth of having the move, in evaluation units.
-const TEMPO: i32 = 150;
 
 /// The AI's playing levels, weakest first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -58,318 +61,6 @@ impl Level {
         Level::ALL.get((n as usize).wrapping_sub(1)).copied()
     }
 }
-
-/// Evaluation of `pos` for the side to move, in centi-cells.
-pub fn evaluate(pos: &Position) -> i32 {
-    let me = pos.side_to_move();
-    match pos.status() {
-        Status::Won(s) if s == me => return WIN,
-        Status::Won(_) => return -WIN,
-        Status::Draw => return 0,
-        Status::Ongoing => {}
-    }
-    evaluate_ongoing(pos, distance_and_spread(pos, me))
-}
-
-/// [`evaluate`] of an unfinished game, given the side to move's
-/// `distance_and_spread` (a leaf has it already).
-fn evaluate_ongoing(pos: &Position, (dm, sm): (u32, u32)) -> i32 {
-    let me = pos.side_to_move();
-    let (dt, st) = distance_and_spread(pos, me.opponent());
-    // The side to move is about half a move ahead of the bare distances.
-    let mut score = TEMPO + 100 * (dt as i32 - dm as i32) + 10 * (st as i32 - sm as i32);
-    if pos.variant() == Variant::Standard {
-        // The central count decides a game nobody connects; it matters more
-        // as the reserves (and so the game) run out.
-        let left = pos.reserve_total(me).min(pos.reserve_total(me.opponent())) as i32;
-        let weight = match left {
-            0..=2 => 250,
-            3..=4 => 100,
-            5..=8 => 30,
-            _ => 8,
-        };
-        score += weight * (pos.central_count(me) as i32 - pos.central_count(me.opponent()) as i32);
-    }
-    score
-}
-
-fn to_score(v: i32) -> Score {
-    if v >= WIN - MATE_BAND {
-        Score::Win((WIN - v) as u32)
-    } else if v <= -WIN + MATE_BAND {
-        Score::Loss((WIN + v) as u32)
-    } else {
-        Score::Eval(v)
-    }
-}
-
-#[derive(Copy, Clone)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-#[derive(Copy, Clone)]
-struct Entry {
-    depth: u32,
-    score: i32,
-    bound: Bound,
-    best: Option<Move>,
-}
-
-/// Ranks every legal move by what it does to both sides' chains, best
-/// first, keeping the `width` best (all when `width` is 0); `first` goes
-/// first.
-///
-/// A move's worth is how much it shortens our chains (exact for additions,
-/// from the distance maps) plus where its dots land: on the opponent's
-/// near-shortest chains (blocking), more where they cover an opponent dot,
-/// a little next to our own dots.
-fn ranked_moves(pos: &Position, width: usize, first: Option<Move>) -> Vec<Move> {
-    let moves = pos.legal_moves();
-    let me = pos.side_to_move();
-    let maps = ChainMaps::new(pos, me, Costs::CoverOpponent);
-    let before = maps.pair_distances();
-    let best_before = maps.distance();
-    let mine: Corridor = maps.corridor(pos, |best| best + 1);
-    let theirs: Corridor = corridor(pos, me.opponent(), Costs::CoverOpponent, 1);
-    let their_dots = pos.visible(me.opponent());
-    let mut weight = [0i32; 320];
-    let mut add = |set: Bitboard, w: i32| {
-        for c in set.cells() {
-            weight[c.index()] += w;
-        }
-    };
-    add(mine.cells, 5);
-    add(theirs.cells, 30);
-    add(theirs.cells & their_dots, 20);
-    add(pos.visible(me).grown(), 2);
-    let progress = |cells: &[Cell; 3]| -> i32 {
-        let after = maps.with_piece(cells);
-        let best_after = after.iter().copied().min().unwrap_or(best_before);
-        let sum: u32 = before.iter().zip(after).map(|(b, a)| b - a).sum();
-        100 * (best_before - best_after) as i32 + 20 * sum as i32
-    };
-    let placed = |cells: [Cell; 3]| -> i32 {
-        progress(&cells) + cells.iter().map(|c| weight[c.index()]).sum::<i32>()
-    };
-    let mut scored: Vec<(i32, Move)> = moves
-        .into_iter()
-        .map(|mv| {
-            let s = match mv {
-                _ if Some(mv) == first => i32::MAX,
-                Move::Add {
-                    kind,
-                    punct,
-                    rotation,
-                } => footprint(kind, punct, rotation).map_or(0, placed),
-                Move::Relocate { from, to, rotation } => match pos.top_piece(from) {
-                    Some(p) => {
-                        let to_cells = footprint(p.kind, to, rotation);
-                        // Lifting uncovers what is below: our chain cells a
-                        // piece leaves may stop showing our colour.
-                        let left: i32 = p
-                            .cells
-                            .iter()
-                            .filter(|c| to_cells.is_none_or(|t| !t.contains(c)))
-                            .filter(|c| mine.chain.contains(**c))
-                            .count() as i32
-                            * -25;
-                        to_cells.map_or(0, placed) + left
-                    }
-                    None => 0,
-                },
-                Move::Pass => 0,
-            };
-            (s, mv)
-        })
-        .collect();
-    if scored.len() > width && width > 0 {
-        scored.select_nth_unstable_by(width - 1, |a, b| b.0.cmp(&a.0));
-        scored.truncate(width);
-    }
-    // Stable order among equals keeps the search deterministic.
-    scored.sort_by_key(|b| std::cmp::Reverse(b.0));
-    scored.into_iter().map(|(_, m)| m).collect()
-}
-
-/// `moves` with their one-ply evaluations for the mover, best first (stable).
-fn one_ply(pos: &Position, moves: Vec<Move>) -> Vec<(i32, Move)> {
-    let mut scratch = pos.clone();
-    let mut scored: Vec<(i32, Move)> = moves
-        .into_iter()
-        .map(|mv| {
-            let undo = scratch.make(mv);
-            let v = -evaluate(&scratch);
-            scratch.unmake(undo);
-            (v, mv)
-        })
-        .collect();
-    scored.sort_by_key(|b| std::cmp::Reverse(b.0));
-    scored
-}
-
-/// An inner node's candidates: the static ranking's best `3 × width`,
-/// re-ranked by their one-ply evaluation, `width` kept; `first` leads.
-/// Also returns how many positions were evaluated for it.
-fn candidates(pos: &Position, width: usize, first: Option<Move>) -> (Vec<Move>, u64) {
-    let shortlist = ranked_moves(pos, 3 * width, None);
-    let evaluated = shortlist.len() as u64;
-    let mut out: Vec<Move> = first.into_iter().collect();
-    for (_, mv) in one_ply(pos, shortlist) {
-        if out.len() == width {
-            break;
-        }
-        if Some(mv) != first {
-            out.push(mv);
-        }
-    }
-    (out, evaluated)
-}
-
-struct Search<'a> {
-    budget: Budget<'a>,
-    nodes: u64,
-    aborted: bool,
-    next_check: u64,
-    tt: &'a mut HashMap<u64, Entry>,
-    inner_width: usize,
-}
-
-impl Search<'_> {
-    /// Searches `roots` to `depth`; the best of them and its score, or
-    /// `None` when aborted before any finished.
-    fn roots(&mut self, pos: &Position, roots: &[Move], depth: u32) -> Option<(Move, i32)> {
-        let mut scratch = pos.clone();
-        let mut alpha = -WIN - 1;
-        let mut best = None;
-        self.aborted = false;
-        for &mv in roots {
-            let undo = scratch.make(mv);
-            let v = -self.negamax(&mut scratch, depth - 1, 1, -WIN - 1, -alpha);
-            scratch.unmake(undo);
-            if self.aborted {
-                break;
-            }
-            if v > alpha {
-                alpha = v;
-                best = Some((mv, v));
-            }
-        }
-        best
-    }
-
-    fn negamax(
-        &mut self,
-        pos: &mut Position,
-        depth: u32,
-        ply: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        self.nodes += 1;
-        // Nodes grow in steps (ordering evaluates many): check by threshold.
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + 64;
-            if self.budget.exhausted(self.nodes) {
-                self.aborted = true;
-                return 0;
-            }
-        }
-        match pos.status() {
-            Status::Won(s) if s == pos.side_to_move() => return WIN - ply as i32,
-            Status::Won(_) => return -(WIN - ply as i32),
-            Status::Draw => return 0,
-            Status::Ongoing => {}
-        }
-        if depth == 0 {
-            // A side to move that can connect at once has won: look for that
-            // when its chain is short enough (a chain lacking at most three
-            // cells costs at most six with covering counted double).
-            let mine = distance_and_spread(pos, pos.side_to_move());
-            if mine.0 <= 6 && has_winning_move(pos) {
-                return WIN - ply as i32 - 1;
-            }
-            return evaluate_ongoing(pos, mine);
-        }
-        let key = pos.hash();
-        let mut first = None;
-        if let Some(e) = self.tt.get(&key) {
-            first = e.best;
-            if e.depth >= depth {
-                match e.bound {
-                    Bound::Exact => return e.score,
-                    Bound::Lower if e.score >= beta => return e.score,
-                    Bound::Upper if e.score <= alpha => return e.score,
-                    _ => {}
-                }
-            }
-        }
-        let alpha0 = alpha;
-        let mut best = -WIN - 1;
-        let mut best_move = None;
-        let (moves, evaluated) = candidates(pos, self.inner_width, first);
-        // Every position evaluated counts as a node, ordering included.
-        self.nodes += evaluated;
-        for mv in moves {
-            let undo = pos.make(mv);
-            let v = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
-            pos.unmake(undo);
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = Some(mv);
-            }
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
-            }
-        }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.tt.insert(
-            key,
-            Entry {
-                depth,
-                score: best,
-                bound,
-                best: best_move,
-            },
-        );
-        best
-    }
-}
-
-/// How wide and deep a level searches.
-#[derive(Copy, Clone)]
-struct Shape {
-    max_depth: u32,
-    /// Candidate moves kept at the root and at inner nodes.
-    root_width: usize,
-    inner_width: usize,
-}
-
-impl Shape {
-    const CLUB: Shape = Shape {
-        max_depth: 2,
-        root_width: 16,
-        inner_width: 10,
-    };
-    const STRONGEST: Shape = Shape {
-        max_depth: 64,
-        root_width: 24,
-        inner_width: 12,
-    };
-}
-
 /// The PÜNCT AI at one of its [`Level`]s.
 pub struct Ai {
     level: Level,
@@ -491,6 +182,7 @@ impl Ai {
             }
             let pv = principal_variation(searches[0].tt, pos, best.0, depth);
             info(&Info {
+                multipv: 1,
                 depth,
                 score: to_score(best.1),
                 nodes,
@@ -506,28 +198,6 @@ impl Ai {
         let pv = principal_variation(&self.tts[0], pos, best.0, best.2.max(1));
         Self::result(best.0, best.1, best.2, nodes, pv)
     }
-}
-
-/// The line the transposition table remembers after `first`.
-fn principal_variation(
-    tt: &HashMap<u64, Entry>,
-    pos: &Position,
-    first: Move,
-    depth: u32,
-) -> Vec<Move> {
-    let mut line = vec![first];
-    let mut p = pos.clone();
-    p.make(first);
-    while (line.len() as u32) < depth && !p.status().is_over() {
-        match tt.get(&p.hash()).and_then(|e| e.best) {
-            Some(m) if p.is_legal(m) => {
-                line.push(m);
-                p.make(m);
-            }
-            _ => break,
-        }
-    }
-    line
 }
 
 impl Engine for Ai {
@@ -580,6 +250,7 @@ impl Engine for Ai {
             if let Some(&win) = winning_moves(pos).first() {
                 let r = Self::result(win, WIN - 1, 1, 1, vec![win]);
                 info(&Info {
+                    multipv: 1,
                     depth: 1,
                     score: r.score,
                     nodes: 1,
@@ -612,6 +283,7 @@ impl Engine for Ai {
         };
         if matches!(self.level, Level::Beginner | Level::Casual) {
             info(&Info {
+                multipv: 1,
                 depth: r.depth,
                 score: r.score,
                 nodes: r.nodes,
@@ -625,10 +297,14 @@ impl Engine for Ai {
 
 #[cfg(test)]
 mod tests {
+    use super::order::candidates;
     use super::*;
     use crate::fixtures::WHITE_THREATENS;
+    use crate::paths::distance_and_spread;
+    use crate::search::Score;
     use crate::tactics::has_winning_move;
     use crate::{Player, RandomPlayer};
+    use punct_core::{Status, Variant};
 
     fn run(level: Level, pos: &Position, limits: Limits) -> SearchResult {
         let stop = AtomicBool::new(false);
