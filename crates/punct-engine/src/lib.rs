@@ -25,7 +25,7 @@ pub mod solver;
 pub mod tactics;
 mod uct;
 
-pub use ai::{Ai, Level};
+pub use ai::{evaluate_with, Ai, Level, Weights};
 pub use boardspace::Boardspace;
 pub use eval::{connection_distance, evaluate};
 pub use search::{

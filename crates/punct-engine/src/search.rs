@@ -160,6 +160,16 @@ impl EngineOption {
             max: Some(max),
         }
     }
+
+    pub fn string(name: &str, default: &str) -> EngineOption {
+        EngineOption {
+            name: name.to_string(),
+            kind: "string",
+            default: default.to_string(),
+            min: None,
+            max: None,
+        }
+    }
 }
 
 /// Reads a `spin` option's value, checked against its bounds.

@@ -11,8 +11,33 @@ pub(crate) const MATE_BAND: i32 = 10_000;
 /// The worth of having the move, in evaluation units.
 const TEMPO: i32 = 150;
 
+/// The evaluation's weights: hand-set ones or the ones tuned by self-play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// The worth of having the move.
+    tempo: i32,
+}
+
+impl Weights {
+    /// The hand-set weights the AI played with before tuning.
+    pub fn hand() -> Weights {
+        Weights { tempo: TEMPO }
+    }
+
+    /// The weights fitted to self-play results (the default).
+    pub fn tuned() -> Weights {
+        Weights::hand()
+    }
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights::tuned()
+    }
+}
+
 /// Evaluation of `pos` for the side to move, in centi-cells.
-pub fn evaluate(pos: &Position) -> i32 {
+pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     let me = pos.side_to_move();
     match pos.status() {
         Status::Won(s) if s == me => return WIN,
@@ -20,16 +45,16 @@ pub fn evaluate(pos: &Position) -> i32 {
         Status::Draw => return 0,
         Status::Ongoing => {}
     }
-    evaluate_ongoing(pos, distance_and_spread(pos, me))
+    evaluate_ongoing(pos, distance_and_spread(pos, me), w)
 }
 
-/// [`evaluate`] of an unfinished game, given the side to move's
+/// [`evaluate_with`] of an unfinished game, given the side to move's
 /// `distance_and_spread` (a leaf has it already).
-pub(crate) fn evaluate_ongoing(pos: &Position, (dm, sm): (u32, u32)) -> i32 {
+pub(crate) fn evaluate_ongoing(pos: &Position, (dm, sm): (u32, u32), w: &Weights) -> i32 {
     let me = pos.side_to_move();
     let (dt, st) = distance_and_spread(pos, me.opponent());
     // The side to move is about half a move ahead of the bare distances.
-    let mut score = TEMPO + 100 * (dt as i32 - dm as i32) + 10 * (st as i32 - sm as i32);
+    let mut score = w.tempo + 100 * (dt as i32 - dm as i32) + 10 * (st as i32 - sm as i32);
     if pos.variant() == Variant::Standard {
         // The central count decides a game nobody connects; it matters more
         // as the reserves (and so the game) run out.

@@ -4,7 +4,7 @@
 //! PÜNCT has thousands of legal moves, so full-width search is hopeless.
 //! Every node keeps only its most promising moves, ranked by where they put
 //! dots relative to both sides' near-shortest chains (see [`crate::paths`]);
-//! leaves are judged by [`evaluate`]: the connection race (cheapest chain of
+//! leaves are judged by [`evaluate_with`]: the connection race (cheapest chain of
 //! each side, with a finer sum over all three pairs) and, in the standard
 //! game, central presence as the reserves run out.
 
@@ -14,8 +14,8 @@ mod search;
 
 use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, SearchResult};
 use crate::tactics::{safe_moves, winning_moves};
-pub use eval::evaluate;
 use eval::MATE_BAND;
+pub use eval::{evaluate_with, Weights};
 use eval::{to_score, WIN};
 use order::one_ply;
 use punct_core::{Move, Position};
@@ -69,6 +69,7 @@ pub struct Ai {
     /// One transposition table per search thread.
     tts: Vec<HashMap<u64, Entry>>,
     threads: usize,
+    weights: Weights,
 }
 
 impl Ai {
@@ -79,12 +80,21 @@ impl Ai {
             seed,
             tts: vec![HashMap::new()],
             threads: 1,
+            weights: Weights::default(),
+        }
+    }
+
+    fn eval_name(&self) -> &'static str {
+        if self.weights == Weights::tuned() {
+            "tuned"
+        } else {
+            "hand"
         }
     }
 
     /// Every legal move with its one-ply evaluation for the mover, best first.
-    fn one_ply(pos: &Position) -> Vec<(i32, Move)> {
-        one_ply(pos, pos.legal_moves())
+    fn one_ply(&self, pos: &Position) -> Vec<(i32, Move)> {
+        one_ply(pos, pos.legal_moves(), &self.weights)
     }
 
     fn result(best: Move, score: i32, depth: u32, nodes: u64, pv: Vec<Move>) -> SearchResult {
@@ -113,7 +123,7 @@ impl Ai {
         let budget = Budget::new(pos, limits, stop);
         // Root candidates: every move judged one ply deep, and of those the
         // best that leave the opponent no immediate win.
-        let ranked = Self::one_ply(pos);
+        let ranked = self.one_ply(pos);
         let in_order: Vec<Move> = ranked.iter().map(|&(_, m)| m).collect();
         let mut roots = safe_moves(pos, &in_order, root_width, &mut |found| {
             budget.give_up_safety(found)
@@ -122,7 +132,7 @@ impl Ai {
             // Every move allows a win: play on with the best-looking ones.
             roots = ranked.iter().map(|&(_, m)| m).take(root_width).collect();
         }
-        let mut best = (roots[0], evaluate(pos), 0u32);
+        let mut best = (roots[0], evaluate_with(pos, &self.weights), 0u32);
         let max_depth = limits.depth.unwrap_or(max_depth).clamp(1, max_depth.max(1));
         // One search (and one transposition table) per thread; the root
         // moves are dealt out among them, the best answer wins.
@@ -141,6 +151,7 @@ impl Ai {
                 next_check: 0,
                 tt,
                 inner_width,
+                weights: &self.weights,
             })
             .collect();
         let started = std::time::Instant::now();
@@ -214,6 +225,7 @@ impl Engine for Ai {
         vec![
             EngineOption::spin("Level", self.level as i64, 1, 4),
             EngineOption::spin("Threads", self.threads as i64, 1, MAX_THREADS as i64),
+            EngineOption::string("Eval", self.eval_name()),
         ]
     }
 
@@ -226,9 +238,17 @@ impl Engine for Ai {
         } else if name.eq_ignore_ascii_case("Threads") {
             self.threads = parse_spin(name, value, 1, MAX_THREADS as i64)? as usize;
             Ok(())
+        } else if name.eq_ignore_ascii_case("Eval") {
+            self.weights = match value.to_ascii_lowercase().as_str() {
+                "tuned" => Weights::tuned(),
+                "hand" => Weights::hand(),
+                _ => return Err(format!("Eval: `{value}` is not `tuned` or `hand`")),
+            };
+            self.tts.iter_mut().for_each(HashMap::clear);
+            Ok(())
         } else {
             Err(format!(
-                "unknown option `{name}`: this engine has Level and Threads"
+                "unknown option `{name}`: this engine has Level, Threads and Eval"
             ))
         }
     }
@@ -262,14 +282,14 @@ impl Engine for Ai {
         }
         let r = match self.level {
             Level::Beginner => {
-                let scored = Self::one_ply(pos);
+                let scored = self.one_ply(pos);
                 let pick = self.rng.random_range(0..scored.len().min(5));
                 let (v, mv) = scored[pick];
                 Self::result(mv, v, 1, scored.len() as u64, vec![mv])
             }
             Level::Casual => {
                 let budget = Budget::new(pos, limits, stop);
-                let scored = Self::one_ply(pos);
+                let scored = self.one_ply(pos);
                 let in_order: Vec<Move> = scored.iter().map(|&(_, m)| m).collect();
                 let give_up = &mut |found| budget.give_up_safety(found);
                 let (v, mv) = match safe_moves(pos, &in_order, 1, give_up).first() {
@@ -389,7 +409,7 @@ mod tests {
             .min()
             .unwrap();
         assert_eq!(best, 3);
-        let (kept, _) = candidates(&pos, Shape::STRONGEST.inner_width, None);
+        let (kept, _) = candidates(&pos, Shape::STRONGEST.inner_width, None, &Weights::hand());
         assert!(
             kept.iter().any(|&m| distance_after(m) == best),
             "no candidate reaches distance {best}: {kept:?}"

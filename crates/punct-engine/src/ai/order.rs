@@ -1,7 +1,7 @@
 //! Which moves a node searches, best first: a static ranking by what a
 //! move does to both sides' chains, re-ranked by a one-ply evaluation.
 
-use super::eval::evaluate;
+use super::eval::{evaluate_with, Weights};
 use crate::paths::{corridor, ChainMaps, Corridor, Costs};
 use punct_core::{footprint, Bitboard, Cell, Move, Position};
 
@@ -82,13 +82,13 @@ pub(crate) fn ranked_moves(pos: &Position, width: usize, first: Option<Move>) ->
 }
 
 /// `moves` with their one-ply evaluations for the mover, best first (stable).
-pub(crate) fn one_ply(pos: &Position, moves: Vec<Move>) -> Vec<(i32, Move)> {
+pub(crate) fn one_ply(pos: &Position, moves: Vec<Move>, w: &Weights) -> Vec<(i32, Move)> {
     let mut scratch = pos.clone();
     let mut scored: Vec<(i32, Move)> = moves
         .into_iter()
         .map(|mv| {
             let undo = scratch.make(mv);
-            let v = -evaluate(&scratch);
+            let v = -evaluate_with(&scratch, w);
             scratch.unmake(undo);
             (v, mv)
         })
@@ -100,11 +100,16 @@ pub(crate) fn one_ply(pos: &Position, moves: Vec<Move>) -> Vec<(i32, Move)> {
 /// An inner node's candidates: the static ranking's best `3 × width`,
 /// re-ranked by their one-ply evaluation, `width` kept; `first` leads.
 /// Also returns how many positions were evaluated for it.
-pub(crate) fn candidates(pos: &Position, width: usize, first: Option<Move>) -> (Vec<Move>, u64) {
+pub(crate) fn candidates(
+    pos: &Position,
+    width: usize,
+    first: Option<Move>,
+    w: &Weights,
+) -> (Vec<Move>, u64) {
     let shortlist = ranked_moves(pos, 3 * width, None);
     let evaluated = shortlist.len() as u64;
     let mut out: Vec<Move> = first.into_iter().collect();
-    for (_, mv) in one_ply(pos, shortlist) {
+    for (_, mv) in one_ply(pos, shortlist, w) {
         if out.len() == width {
             break;
         }

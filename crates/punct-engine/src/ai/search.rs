@@ -1,7 +1,7 @@
 //! The alpha-beta search behind levels 3 and 4: iterative deepening over
 //! the root's safe moves, a transposition table, threads sharing the root.
 
-use super::eval::{evaluate_ongoing, WIN};
+use super::eval::{evaluate_ongoing, Weights, WIN};
 use super::order::candidates;
 use crate::paths::distance_and_spread;
 use crate::search::Budget;
@@ -31,6 +31,7 @@ pub(crate) struct Search<'a> {
     pub(crate) next_check: u64,
     pub(crate) tt: &'a mut HashMap<u64, Entry>,
     pub(crate) inner_width: usize,
+    pub(crate) weights: &'a Weights,
 }
 
 impl Search<'_> {
@@ -92,7 +93,7 @@ impl Search<'_> {
             if mine.0 <= 6 && has_winning_move(pos) {
                 return WIN - ply as i32 - 1;
             }
-            return evaluate_ongoing(pos, mine);
+            return evaluate_ongoing(pos, mine, self.weights);
         }
         let key = pos.hash();
         let mut first = None;
@@ -110,7 +111,7 @@ impl Search<'_> {
         let alpha0 = alpha;
         let mut best = -WIN - 1;
         let mut best_move = None;
-        let (moves, evaluated) = candidates(pos, self.inner_width, first);
+        let (moves, evaluated) = candidates(pos, self.inner_width, first, self.weights);
         // Every position evaluated counts as a node, ordering included.
         self.nodes += evaluated;
         for mv in moves {
