@@ -541,6 +541,21 @@ impl Position {
         }
     }
 
+    /// The same position with the other side to move and no pass counted,
+    /// or `None` when the game is over. Not a move of the game (nobody may
+    /// skip a turn while able to move): searches use it to ask what the
+    /// opponent threatens.
+    pub fn null_move(&self) -> Option<Position> {
+        if self.status.is_over() {
+            return None;
+        }
+        let mut null = self.clone();
+        null.to_move = self.to_move.opponent();
+        null.hash ^= BLACK_TO_MOVE_KEY;
+        null.set_passes(0);
+        Some(null)
+    }
+
     /// Plays `mv` after checking it; the position is unchanged on error.
     pub fn play(&mut self, mv: Move) -> Result<Undo, crate::IllegalMove> {
         self.check_move(mv)?;

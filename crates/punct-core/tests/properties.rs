@@ -136,6 +136,23 @@ fn check_position_string(pos: &Position) {
     assert_eq!(back.to_position_string(), text);
     assert_eq!(back.status(), pos.status());
     assert_consistent(&back, &format!("after parsing `{text}`"));
+    check_null_move(pos, &text);
+}
+
+/// The null move is the position string with the other side to move and
+/// no pass counted: same pieces, consistent hash and status.
+fn check_null_move(pos: &Position, text: &str) {
+    let Some(null) = pos.null_move() else {
+        assert!(pos.status().is_over(), "no null move in an unfinished game");
+        return;
+    };
+    let mut fields: Vec<&str> = text.split(':').collect();
+    fields[1] = if fields[1] == "w" { "b" } else { "w" };
+    fields[2] = "0";
+    let flipped = Position::from_position_string(&fields.join(":")).unwrap();
+    assert_eq!(null, flipped, "null move of `{text}`");
+    assert_eq!(null.status(), flipped.status());
+    assert_consistent(&null, &format!("null move of `{text}`"));
 }
 
 /// Checks every per-ply invariant of `pos`.

@@ -357,15 +357,7 @@ fn in_generation_order(pos: &Position, mut found: Vec<Move>) -> Vec<Move> {
 /// The same position with the other side to move, as if the side to move
 /// had passed: for asking what the opponent threatens.
 pub fn null_move(pos: &Position) -> Option<Position> {
-    if pos.status().is_over() {
-        return None;
-    }
-    let text = pos.to_position_string();
-    let mut fields: Vec<&str> = text.split(':').collect();
-    fields[1] = if fields[1] == "w" { "b" } else { "w" };
-    fields[2] = "0";
-    let null = Position::from_position_string(&fields.join(":")).ok()?;
-    (!null.status().is_over()).then_some(null)
+    pos.null_move()
 }
 
 /// The opponent's winning moves if it were their turn now (empty when there

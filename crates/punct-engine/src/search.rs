@@ -161,6 +161,16 @@ impl EngineOption {
         }
     }
 
+    pub fn check(name: &str, default: bool) -> EngineOption {
+        EngineOption {
+            name: name.to_string(),
+            kind: "check",
+            default: default.to_string(),
+            min: None,
+            max: None,
+        }
+    }
+
     pub fn string(name: &str, default: &str) -> EngineOption {
         EngineOption {
             name: name.to_string(),

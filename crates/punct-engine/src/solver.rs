@@ -26,9 +26,10 @@
 //! [`Outcome::Unknown`]. Depths are tried from 1 up, so a proof found is a
 //! shortest one (in attacker moves, within the threat space).
 
+use crate::paths::{ChainMaps, Costs};
 use crate::puzzle;
 use crate::tactics::target_cells;
-use punct_core::{Bitboard, Move, Position, Side, Status};
+use punct_core::{footprint, Bitboard, Move, Position, Side, Status};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -218,6 +219,21 @@ impl Solver {
         puzzle::null_move(after).is_some_and(|n| puzzle::has_winning_move(&n))
     }
 
+    /// Whether one of `threats` (winning moves before the defender's reply)
+    /// is still legal and still wins for the side to move in `pos`.
+    fn still_wins(pos: &mut Position, threats: &[Move]) -> bool {
+        let me = pos.side_to_move();
+        threats.iter().any(|&t| {
+            if !pos.is_legal(t) {
+                return false;
+            }
+            let undo = pos.make(t);
+            let won = pos.status() == Status::Won(me);
+            pos.unmake(undo);
+            won
+        })
+    }
+
     /// Generates (once) the children of an undecided node. Returns `None`
     /// when generation itself decided the node (stored in the table).
     fn expand(&mut self, pos: &mut Position, k: u64, left: u32) -> Option<Children> {
@@ -227,9 +243,27 @@ impl Solver {
         let mut out = Vec::new();
         if self.is_or(pos) {
             // Threat moves: the attacker could win at once after them.
+            // An addition can only make one if its cells leave a chain
+            // lacking at most three cells (exact for additions, no move
+            // played); unless its next addition will end the game.
+            let maps = ChainMaps::new(pos, self.attacker, Costs::Missing);
+            let last_but_one = pos.reserve_total(self.attacker) == 2;
             for mv in pos.legal_moves() {
                 if self.out_of_budget() {
                     return None;
+                }
+                if let Move::Add {
+                    kind,
+                    punct,
+                    rotation,
+                } = mv
+                {
+                    let near = footprint(kind, punct, rotation).is_some_and(|f| {
+                        maps.with_piece(&f).into_iter().min().unwrap_or(u32::MAX) <= 3
+                    });
+                    if !near && !last_but_one {
+                        continue;
+                    }
                 }
                 let undo = pos.make(mv);
                 let keep = !pos.status().is_over() && self.threatens(pos);
@@ -248,8 +282,10 @@ impl Solver {
         } else {
             // Every reply; those touching the threats' cells first.
             let mut threat_cells = Bitboard::EMPTY;
+            let mut threats = Vec::new();
             if let Some(null) = puzzle::null_move(pos) {
-                for w in puzzle::winning_moves(&null) {
+                threats = puzzle::winning_moves(&null);
+                for &w in &threats {
                     threat_cells |= target_cells(&null, w);
                     if let Move::Relocate { from, .. } = w {
                         if let Some(p) = null.top_piece(from) {
@@ -267,6 +303,12 @@ impl Solver {
                     return None;
                 }
                 let undo = pos.make(mv);
+                // Most replies leave one of the threats standing: the
+                // attacker wins at once there, no need to look further.
+                if !pos.status().is_over() && Self::still_wins(pos, &threats) {
+                    pos.unmake(undo);
+                    continue;
+                }
                 let ck = key(pos, left);
                 let v = self.lookup(pos, ck, left);
                 pos.unmake(undo);
@@ -275,8 +317,15 @@ impl Solver {
                     self.tt.insert(k, (INF, 0));
                     return None;
                 }
-                out.push((mv, ck));
+                if v.0 != 0 {
+                    out.push((mv, ck));
+                }
             }
+        }
+        if out.is_empty() {
+            // Every reply leaves a win standing.
+            self.tt.insert(k, (0, INF));
+            return None;
         }
         self.children.insert(k, out.clone());
         Some(out)
@@ -366,18 +415,22 @@ impl Solver {
             } else {
                 // The first reply in order (blocks first) after which the
                 // game goes on; a reply that loses at once is no defence.
+                // Without stored children every reply left a threat
+                // standing: show any reply.
                 let k = key(pos, left);
-                let Some(children) = self.children.get(&k) else {
-                    break;
+                let mut replies: Vec<Move> = match self.children.get(&k) {
+                    Some(children) => children.iter().map(|&(m, _)| m).collect(),
+                    None => Vec::new(),
                 };
-                let goes_on = children.iter().find(|&&(m, _)| {
+                replies.extend(pos.legal_moves());
+                let goes_on = replies.iter().find(|&&m| {
                     let undo = pos.make(m);
                     let on = !pos.status().is_over();
                     pos.unmake(undo);
                     on
                 });
-                match goes_on.or(children.first()) {
-                    Some(&(m, _)) => m,
+                match goes_on.or(replies.first()) {
+                    Some(&m) => m,
                     None => break,
                 }
             };

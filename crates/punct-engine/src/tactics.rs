@@ -73,17 +73,7 @@ pub fn has_winning_move(pos: &Position) -> bool {
 /// The same position with the other side to move, as if the side to move
 /// passed (not a legal move: for finding threats).
 pub fn null_move(pos: &Position) -> Option<Position> {
-    if pos.passes() == 0 && !pos.status().is_over() {
-        // A pass hands over the move and changes nothing else that matters
-        // for the opponent's next move (which resets the pass count).
-        let mut null = pos.clone();
-        null.make(Move::Pass);
-        return Some(null);
-    }
-    let s = pos.to_position_string();
-    let mut fields: Vec<&str> = s.split(':').collect();
-    fields[1] = if fields[1] == "w" { "b" } else { "w" };
-    Position::from_position_string(&fields.join(":")).ok()
+    pos.null_move()
 }
 
 /// Whether the opponent of the side to move could win at once if it were

@@ -1,32 +1,44 @@
 //! The PÜNCT AI: tactics first, then an alpha-beta search over a pruned set
-//! of candidate moves, with iterative deepening and a transposition table.
+//! of candidate moves, with iterative deepening and a transposition table,
+//! and a connection solver that proves forced wins before and after it.
 //!
 //! PÜNCT has thousands of legal moves, so full-width search is hopeless.
 //! Every node keeps only its most promising moves, ranked by where they put
 //! dots relative to both sides' near-shortest chains (see [`crate::paths`]);
-//! leaves are judged by [`evaluate_with`]: the connection race (cheapest chain of
-//! each side, with a finer sum over all three pairs) and, in the standard
-//! game, central presence as the reserves run out.
+//! leaves are judged by [`evaluate_with`]: the connection race (cheapest
+//! chain of each side, with a finer sum over all three pairs) and, in the
+//! standard game, central presence as the reserves run out. A forced win
+//! is only claimed when proven (see [`search`]).
+//!
+//! The levels are one search made weaker: less depth and width, a share of
+//! the time, and noise on the evaluation that changes from game to game.
 
 mod eval;
 mod order;
 mod search;
 
+use crate::paths::distance_and_spread;
 use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, SearchResult};
+use crate::solver::{self, Outcome, SolveLimits};
 use crate::tactics::{safe_moves, winning_moves};
-use eval::MATE_BAND;
 pub use eval::{evaluate_with, Weights};
-use eval::{to_score, WIN};
+use eval::{to_score, MATE_BAND, WIN};
 use order::one_ply;
 use punct_core::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use search::{principal_variation, Entry, Search, Shape};
+use search::{is_lost, principal_variation, Entry, Search, Settings, Shape, LIKELY};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// Most search threads the `Threads` option allows.
 const MAX_THREADS: usize = 16;
+/// Most lines the `MultiPV` option allows.
+const MAX_LINES: usize = 8;
+/// A chain cost beyond which no connection in two moves is possible (two
+/// pieces fill six cells, covering an opponent's dot costs two).
+const SOLVER_REACH: u32 = 12;
 
 /// The AI's playing levels, weakest first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -35,6 +47,19 @@ pub enum Level {
     Casual = 2,
     Club = 3,
     Strongest = 4,
+}
+
+/// What a level does with the search.
+struct Style {
+    shape: Shape,
+    /// Evaluation noise, in evaluation units (100 ≈ one cell of a chain).
+    noise: i32,
+    /// Share of the move's time it uses, in percent.
+    time_share: u32,
+    /// Whether it looks for the opponent's immediate wins before moving.
+    safety: bool,
+    /// Whether the connection solver runs before and after the search.
+    solver: bool,
 }
 
 impl Level {
@@ -48,11 +73,15 @@ impl Level {
     /// What the level does differently, in one line.
     pub const fn description(self) -> &'static str {
         match self {
-            Level::Beginner => "looks one move ahead and picks among its five favourites; misses threats",
-            Level::Casual => "looks one move ahead, always takes a win and blocks an immediate threat",
-            Level::Club => "searches two plies over its 16 most promising moves, with tactics",
+            Level::Beginner => {
+                "looks one move ahead with a rough judgement; takes wins, misses threats"
+            }
+            Level::Casual => {
+                "looks two moves ahead with a rough judgement; blocks immediate threats"
+            }
+            Level::Club => "searches four plies over its best candidates, judging a little roughly",
             Level::Strongest => {
-                "deepening alpha-beta over pruned candidates with a transposition table, using all its time"
+                "deepening alpha-beta with a transposition table and a connection solver, using all its time"
             }
         }
     }
@@ -60,27 +89,100 @@ impl Level {
     pub fn from_number(n: u32) -> Option<Level> {
         Level::ALL.get((n as usize).wrapping_sub(1)).copied()
     }
+
+    fn style(self) -> Style {
+        match self {
+            Level::Beginner => Style {
+                shape: Shape {
+                    max_depth: 1,
+                    root_width: 12,
+                    inner_width: 4,
+                },
+                noise: 150,
+                time_share: 10,
+                safety: false,
+                solver: false,
+            },
+            Level::Casual => Style {
+                shape: Shape {
+                    max_depth: 2,
+                    root_width: 12,
+                    inner_width: 6,
+                },
+                noise: 70,
+                time_share: 25,
+                safety: true,
+                solver: false,
+            },
+            Level::Club => Style {
+                shape: Shape {
+                    max_depth: 4,
+                    root_width: 16,
+                    inner_width: 8,
+                },
+                noise: 25,
+                time_share: 50,
+                safety: true,
+                solver: false,
+            },
+            Level::Strongest => Style {
+                shape: Shape {
+                    max_depth: 64,
+                    root_width: 24,
+                    inner_width: 12,
+                },
+                noise: 0,
+                time_share: 100,
+                safety: true,
+                solver: true,
+            },
+        }
+    }
 }
+
 /// The PÜNCT AI at one of its [`Level`]s.
 pub struct Ai {
     level: Level,
     rng: StdRng,
-    seed: u64,
+    /// Mixed into the evaluation noise; new for every game.
+    salt: u64,
     /// One transposition table per search thread.
     tts: Vec<HashMap<u64, Entry>>,
     threads: usize,
     weights: Weights,
+    multipv: usize,
+    /// Search switches, on by default; off only to measure what they gain.
+    killers: bool,
+    extend_threats: bool,
+    use_solver: bool,
+}
+
+/// A finished root search: the best move and score, the depth it came
+/// from, the nodes spent, its line, and the root moves best first with
+/// the scores of the last full iteration (exact for the first `MultiPV`).
+struct RootSearch {
+    best: Move,
+    score: i32,
+    depth: u32,
+    nodes: u64,
+    pv: Vec<Move>,
+    ranked: Vec<(Move, i32)>,
 }
 
 impl Ai {
     pub fn new(level: Level, seed: u64) -> Ai {
+        let mut rng = StdRng::seed_from_u64(seed);
         Ai {
             level,
-            rng: StdRng::seed_from_u64(seed),
-            seed,
+            salt: rng.random(),
+            rng,
             tts: vec![HashMap::new()],
             threads: 1,
             weights: Weights::default(),
+            multipv: 1,
+            killers: true,
+            extend_threats: true,
+            use_solver: true,
         }
     }
 
@@ -92,9 +194,29 @@ impl Ai {
         }
     }
 
-    /// Every legal move with its one-ply evaluation for the mover, best first.
-    fn one_ply(&self, pos: &Position) -> Vec<(i32, Move)> {
-        one_ply(pos, pos.legal_moves(), &self.weights)
+    fn settings(&self) -> Settings {
+        let style = self.level.style();
+        Settings {
+            shape: style.shape,
+            weights: self.weights.clone(),
+            noise: style.noise,
+            salt: self.salt,
+            extend_threats: self.extend_threats,
+            killers: self.killers,
+        }
+    }
+
+    /// The limits this level plays under: its share of the move's time.
+    fn level_limits(&self, pos: &Position, limits: &Limits) -> Limits {
+        let share = self.level.style().time_share;
+        let mut mine = limits.clone();
+        if share < 100 {
+            if let Some(t) = limits.time_budget(pos.side_to_move()) {
+                mine.movetime = Some(t * share / 100);
+                mine.clock = None;
+            }
+        }
+        mine
     }
 
     fn result(best: Move, score: i32, depth: u32, nodes: u64, pv: Vec<Move>) -> SearchResult {
@@ -107,32 +229,94 @@ impl Ai {
         }
     }
 
+    /// The solver's limits for a share (1/`part`) of what the search may
+    /// spend: nodes when nodes limit the search (so it stays reproducible),
+    /// else time.
+    fn solver_limits(budget: &Budget, limits: &Limits, part: u32) -> SolveLimits {
+        let time = budget
+            .deadline()
+            .map(|d| d.saturating_duration_since(Instant::now()) / part);
+        let nodes = match limits.nodes {
+            Some(n) => (n / u64::from(part)).max(200),
+            None => 400_000,
+        };
+        SolveLimits { nodes, time }
+    }
+
+    /// A forced win for the side to move found by the solver, as a result.
+    fn solved(
+        &self,
+        pos: &Position,
+        budget: &Budget,
+        limits: &Limits,
+    ) -> (Option<SearchResult>, u64) {
+        if distance_and_spread(pos, pos.side_to_move()).0 > SOLVER_REACH {
+            return (None, 0);
+        }
+        let s = solver::solve(pos, 2, &Self::solver_limits(budget, limits, 8));
+        match s.outcome {
+            Outcome::Proven { line } if !line.is_empty() => {
+                let plies = 2 * s.depth - 1;
+                let r = Self::result(line[0], WIN - plies as i32, plies, s.nodes, line);
+                (Some(r), s.nodes)
+            }
+            _ => (None, s.nodes),
+        }
+    }
+
+    /// Whether the solver proves that the opponent connects by force after
+    /// `mv` (walking into a forced connection).
+    fn walks_into(pos: &Position, mv: Move, limits: SolveLimits) -> (bool, u64) {
+        let mut after = pos.clone();
+        after.make(mv);
+        if after.status().is_over()
+            || distance_and_spread(&after, after.side_to_move()).0 > SOLVER_REACH
+        {
+            return (false, 0);
+        }
+        let s = solver::solve(&after, 2, &limits);
+        (matches!(s.outcome, Outcome::Proven { .. }), s.nodes)
+    }
+
     fn search_deep(
         &mut self,
         pos: &Position,
+        budget: &Budget,
         limits: &Limits,
-        stop: &AtomicBool,
         info: &mut dyn FnMut(&Info),
-        shape: Shape,
-    ) -> SearchResult {
+        started: Instant,
+    ) -> RootSearch {
+        let style = self.level.style();
+        let set = self.settings();
         let Shape {
             max_depth,
             root_width,
-            inner_width,
-        } = shape;
-        let budget = Budget::new(pos, limits, stop);
+            ..
+        } = set.shape;
         // Root candidates: every move judged one ply deep, and of those the
-        // best that leave the opponent no immediate win.
-        let ranked = self.one_ply(pos);
+        // best that leave the opponent no immediate win (levels 2 and up).
+        let ranked = one_ply(pos, pos.legal_moves(), &self.weights);
         let in_order: Vec<Move> = ranked.iter().map(|&(_, m)| m).collect();
-        let mut roots = safe_moves(pos, &in_order, root_width, &mut |found| {
-            budget.give_up_safety(found)
-        });
+        let mut gave_up = false;
+        let mut roots = if style.safety {
+            safe_moves(pos, &in_order, root_width, &mut |found| {
+                let g = budget.give_up_safety(found);
+                gave_up |= g;
+                g
+            })
+        } else {
+            in_order.iter().copied().take(root_width).collect()
+        };
+        // Whether the roots are every move that does not lose at once.
+        let mut complete = !gave_up && (roots.len() < root_width || in_order.len() <= root_width);
         if roots.is_empty() {
             // Every move allows a win: play on with the best-looking ones.
-            roots = ranked.iter().map(|&(_, m)| m).take(root_width).collect();
+            roots = in_order.iter().copied().take(root_width).collect();
+            complete = !gave_up && in_order.len() <= root_width;
         }
+        let lines = self.multipv.clamp(1, roots.len());
         let mut best = (roots[0], evaluate_with(pos, &self.weights), 0u32);
+        let mut last_ranked: Vec<(Move, i32)> = roots.iter().map(|&m| (m, best.1)).collect();
         let max_depth = limits.depth.unwrap_or(max_depth).clamp(1, max_depth.max(1));
         // One search (and one transposition table) per thread; the root
         // moves are dealt out among them, the best answer wins.
@@ -142,31 +326,24 @@ impl Ai {
             .tts
             .iter_mut()
             .take(threads)
-            .enumerate()
-            .map(|(i, tt)| Search {
-                // The clock started before the root moves were ranked.
-                budget: budget.clone(),
-                nodes: if i == 0 { ranked.len() as u64 } else { 0 },
-                aborted: false,
-                next_check: 0,
-                tt,
-                inner_width,
-                weights: &self.weights,
-            })
+            .map(|tt| Search::new(budget.clone(), tt, &set))
             .collect();
-        let started = std::time::Instant::now();
+        // The root's one-ply ranking counts too.
+        searches[0].nodes = ranked.len() as u64;
         for depth in 1..=max_depth {
             let shares: Vec<Vec<Move>> = (0..threads)
                 .map(|t| roots.iter().copied().skip(t).step_by(threads).collect())
                 .collect();
-            let answers: Vec<Option<(Move, i32)>> = if threads == 1 {
-                vec![searches[0].roots(pos, &shares[0], depth)]
+            let answers: Vec<Vec<(Move, i32)>> = if threads == 1 {
+                vec![searches[0].roots(pos, &shares[0], depth, lines)]
             } else {
                 std::thread::scope(|scope| {
                     let handles: Vec<_> = searches
                         .iter_mut()
                         .zip(&shares)
-                        .map(|(search, share)| scope.spawn(move || search.roots(pos, share, depth)))
+                        .map(|(search, share)| {
+                            scope.spawn(move || search.roots(pos, share, depth, lines))
+                        })
                         .collect();
                     handles
                         .into_iter()
@@ -174,40 +351,71 @@ impl Ai {
                         .collect()
                 })
             };
-            let iteration_best = answers.into_iter().flatten().max_by_key(|&(_, v)| v);
+            let mut scored: Vec<(Move, i32)> = answers.into_iter().flatten().collect();
+            // Best first; among equals the order searched (stable sort).
+            let order = |m: &Move| roots.iter().position(|r| r == m).unwrap_or(usize::MAX);
+            scored.sort_by_key(|&(m, v)| (std::cmp::Reverse(v), order(&m)));
             let nodes: u64 = searches.iter().map(|s| s.nodes).sum();
             if searches.iter().any(|s| s.aborted) {
                 // A partial iteration counts only if its best beats the last full one.
-                if let Some((mv, v)) = iteration_best {
+                if let Some(&(mv, v)) = scored.first() {
                     if v > best.1 && mv != best.0 {
                         best = (mv, v, depth);
                     }
                 }
                 break;
             }
-            if let Some((mv, v)) = iteration_best {
+            if let Some(&(mv, mut v)) = scored.first() {
+                if is_lost(v) && !complete {
+                    // Every root searched loses by force, but not every
+                    // move was a root: not a proven loss.
+                    v = -LIKELY;
+                    scored[0].1 = v;
+                }
                 best = (mv, v, depth);
-                // Search the best move first next time.
-                roots.retain(|&m| m != mv);
-                roots.insert(0, mv);
+                // Next time, the best first and the rest as they scored.
+                roots = scored.iter().map(|&(m, _)| m).collect();
+                last_ranked = scored.clone();
             }
-            let pv = principal_variation(searches[0].tt, pos, best.0, depth);
-            info(&Info {
-                multipv: 1,
-                depth,
-                score: to_score(best.1),
-                nodes,
-                elapsed: started.elapsed(),
-                pv,
-            });
-            if best.1.abs() >= WIN - MATE_BAND || searches[0].budget.exhausted(nodes) {
+            for (i, &(mv, v)) in scored.iter().take(lines).enumerate() {
+                info(&Info {
+                    multipv: i as u32 + 1,
+                    depth,
+                    score: to_score(v),
+                    nodes,
+                    elapsed: started.elapsed(),
+                    pv: searches
+                        .iter()
+                        .map(|s| principal_variation(s.tt(), pos, mv, depth))
+                        .max_by_key(Vec::len)
+                        .unwrap_or_else(|| vec![mv]),
+                });
+            }
+            let decided = best.1 >= WIN - MATE_BAND || (is_lost(best.1) && complete);
+            if decided || searches[0].budget.exhausted(nodes) {
                 break;
             }
         }
         let nodes = searches.iter().map(|s| s.nodes).sum();
         drop(searches);
-        let pv = principal_variation(&self.tts[0], pos, best.0, best.2.max(1));
-        Self::result(best.0, best.1, best.2, nodes, pv)
+        let pv = self.line_of(pos, best.0, best.2.max(1));
+        RootSearch {
+            best: best.0,
+            score: best.1,
+            depth: best.2,
+            nodes,
+            pv,
+            ranked: last_ranked,
+        }
+    }
+
+    /// The line after `first` from whichever thread's table knows most.
+    fn line_of(&self, pos: &Position, first: Move, depth: u32) -> Vec<Move> {
+        self.tts
+            .iter()
+            .map(|tt| principal_variation(tt, pos, first, depth))
+            .max_by_key(Vec::len)
+            .unwrap_or_else(|| vec![first])
     }
 }
 
@@ -218,39 +426,59 @@ impl Engine for Ai {
 
     fn new_game(&mut self) {
         self.tts.iter_mut().for_each(HashMap::clear);
-        self.rng = StdRng::seed_from_u64(self.seed);
+        // Another game, another judgement: the weaker levels vary.
+        self.salt = self.rng.random();
     }
 
     fn options(&self) -> Vec<EngineOption> {
         vec![
             EngineOption::spin("Level", self.level as i64, 1, 4),
             EngineOption::spin("Threads", self.threads as i64, 1, MAX_THREADS as i64),
+            EngineOption::spin("MultiPV", self.multipv as i64, 1, MAX_LINES as i64),
             EngineOption::string("Eval", self.eval_name()),
+            EngineOption::check("Killers", self.killers),
+            EngineOption::check("ThreatExtension", self.extend_threats),
+            EngineOption::check("Solver", self.use_solver),
         ]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        if name.eq_ignore_ascii_case("Level") {
-            let v = parse_spin(name, value, 1, 4)?;
-            self.level = Level::from_number(v as u32).expect("checked range");
-            self.tts.iter_mut().for_each(HashMap::clear);
-            Ok(())
-        } else if name.eq_ignore_ascii_case("Threads") {
-            self.threads = parse_spin(name, value, 1, MAX_THREADS as i64)? as usize;
-            Ok(())
-        } else if name.eq_ignore_ascii_case("Eval") {
-            self.weights = match value.to_ascii_lowercase().as_str() {
-                "tuned" => Weights::tuned(),
-                "hand" => Weights::hand(),
-                _ => return Err(format!("Eval: `{value}` is not `tuned` or `hand`")),
-            };
-            self.tts.iter_mut().for_each(HashMap::clear);
-            Ok(())
-        } else {
-            Err(format!(
-                "unknown option `{name}`: this engine has Level, Threads and Eval"
-            ))
+        let flag = |value: &str| match value.to_ascii_lowercase().as_str() {
+            "true" | "on" | "1" => Ok(true),
+            "false" | "off" | "0" => Ok(false),
+            _ => Err(format!("option {name}: `{value}` is not true or false")),
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "level" => {
+                let v = parse_spin(name, value, 1, 4)?;
+                self.level = Level::from_number(v as u32).expect("checked range");
+            }
+            "threads" => self.threads = parse_spin(name, value, 1, MAX_THREADS as i64)? as usize,
+            "multipv" => self.multipv = parse_spin(name, value, 1, MAX_LINES as i64)? as usize,
+            "eval" => {
+                self.weights = match value.to_ascii_lowercase().as_str() {
+                    "tuned" => Weights::tuned(),
+                    "hand" => Weights::hand(),
+                    _ => return Err(format!("option Eval: `{value}` is not `tuned` or `hand`")),
+                }
+            }
+            "killers" => self.killers = flag(value)?,
+            "threatextension" => self.extend_threats = flag(value)?,
+            "solver" => self.use_solver = flag(value)?,
+            _ => {
+                return Err(format!(
+                    "unknown option `{name}`: this engine has {}",
+                    self.options()
+                        .iter()
+                        .map(|o| o.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            }
         }
+        // What the tables hold was found under the old settings.
+        self.tts.iter_mut().for_each(HashMap::clear);
+        Ok(())
     }
 
     fn search(
@@ -260,56 +488,70 @@ impl Engine for Ai {
         stop: &AtomicBool,
         info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        let start = std::time::Instant::now();
+        let started = Instant::now();
         let moves = pos.legal_moves();
         if moves.len() <= 1 {
             let best = moves.first().copied().unwrap_or(Move::Pass);
             return Self::result(best, 0, 0, 1, vec![best]);
         }
-        if self.level != Level::Beginner {
-            if let Some(&win) = winning_moves(pos).first() {
-                let r = Self::result(win, WIN - 1, 1, 1, vec![win]);
-                info(&Info {
-                    multipv: 1,
-                    depth: 1,
-                    score: r.score,
-                    nodes: 1,
-                    elapsed: start.elapsed(),
-                    pv: r.pv.clone(),
-                });
-                return r;
-            }
-        }
-        let r = match self.level {
-            Level::Beginner => {
-                let scored = self.one_ply(pos);
-                let pick = self.rng.random_range(0..scored.len().min(5));
-                let (v, mv) = scored[pick];
-                Self::result(mv, v, 1, scored.len() as u64, vec![mv])
-            }
-            Level::Casual => {
-                let budget = Budget::new(pos, limits, stop);
-                let scored = self.one_ply(pos);
-                let in_order: Vec<Move> = scored.iter().map(|&(_, m)| m).collect();
-                let give_up = &mut |found| budget.give_up_safety(found);
-                let (v, mv) = match safe_moves(pos, &in_order, 1, give_up).first() {
-                    Some(&m) => *scored.iter().find(|&&(_, x)| x == m).expect("ranked"),
-                    None => scored[0],
-                };
-                Self::result(mv, v, 1, scored.len() as u64, vec![mv])
-            }
-            Level::Club => self.search_deep(pos, limits, stop, info, Shape::CLUB),
-            Level::Strongest => self.search_deep(pos, limits, stop, info, Shape::STRONGEST),
-        };
-        if matches!(self.level, Level::Beginner | Level::Casual) {
+        let report = |r: &SearchResult, info: &mut dyn FnMut(&Info)| {
             info(&Info {
                 multipv: 1,
                 depth: r.depth,
                 score: r.score,
                 nodes: r.nodes,
-                elapsed: start.elapsed(),
+                elapsed: started.elapsed(),
                 pv: r.pv.clone(),
-            });
+            })
+        };
+        if let Some(&win) = winning_moves(pos).first() {
+            let r = Self::result(win, WIN - 1, 1, 1, vec![win]);
+            report(&r, info);
+            return r;
+        }
+        let style = self.level.style();
+        let limits = self.level_limits(pos, limits);
+        let budget = Budget::new(pos, &limits, stop);
+        let mut solver_nodes = 0;
+        if style.solver && self.use_solver {
+            let (found, nodes) = self.solved(pos, &budget, &limits);
+            solver_nodes += nodes;
+            if let Some(mut r) = found {
+                r.nodes += 1;
+                report(&r, info);
+                return r;
+            }
+        }
+        let mut root = self.search_deep(pos, &budget, &limits, info, started);
+        if style.solver && self.use_solver && root.score < WIN - MATE_BAND {
+            // Never walk into a forced connection the solver can see: the
+            // best root move that it cannot refute, within a small share.
+            let check = Self::solver_limits(&budget, &limits, 16);
+            for &(mv, v) in root.ranked.iter().take(4) {
+                if budget.exhausted(0) && limits.nodes.is_none() {
+                    break;
+                }
+                let (lost, nodes) = Self::walks_into(pos, mv, check);
+                solver_nodes += nodes;
+                if !lost {
+                    if mv != root.best {
+                        root.best = mv;
+                        root.score = v;
+                        root.pv = self.line_of(pos, mv, root.depth.max(1));
+                    }
+                    break;
+                }
+            }
+        }
+        let r = Self::result(
+            root.best,
+            root.score,
+            root.depth,
+            root.nodes + solver_nodes,
+            root.pv,
+        );
+        if root.depth <= 1 {
+            report(&r, info);
         }
         r
     }
@@ -409,7 +651,8 @@ mod tests {
             .min()
             .unwrap();
         assert_eq!(best, 3);
-        let (kept, _) = candidates(&pos, Shape::STRONGEST.inner_width, None, &Weights::hand());
+        let width = Level::Strongest.style().shape.inner_width;
+        let (kept, _, _) = candidates(&pos, width, None, &Weights::hand());
         assert!(
             kept.iter().any(|&m| distance_after(m) == best),
             "no candidate reaches distance {best}: {kept:?}"
@@ -441,6 +684,8 @@ mod tests {
         let pos = midgame(11, 18);
         let mut ai = Ai::new(Level::Strongest, 3);
         ai.set_option("Threads", "2").unwrap();
+        // Killers found by one thread are not seen by the other.
+        ai.set_option("Killers", "false").unwrap();
         let stop = AtomicBool::new(false);
         let mut depths = Vec::new();
         let r = ai.search(&pos, &Limits::depth(2), &stop, &mut |i| {
@@ -455,7 +700,9 @@ mod tests {
         );
         assert!(ai.set_option("Threads", "0").is_err());
         // The same depth with one thread finds a move of the same worth.
-        let one = run(Level::Strongest, &pos, Limits::depth(2));
+        let mut one = Ai::new(Level::Strongest, 3);
+        one.set_option("Killers", "false").unwrap();
+        let one = one.search(&pos, &Limits::depth(2), &stop, &mut |_| {});
         assert_eq!(one.score, r.score);
     }
 

@@ -14,7 +14,13 @@ use punct_core::{footprint, Bitboard, Cell, Move, Position};
 /// near-shortest chains (blocking), more where they cover an opponent dot,
 /// a little next to our own dots.
 pub(crate) fn ranked_moves(pos: &Position, width: usize, first: Option<Move>) -> Vec<Move> {
+    ranked_and_counted(pos, width, first).0
+}
+
+/// [`ranked_moves`] and the number of legal moves.
+fn ranked_and_counted(pos: &Position, width: usize, first: Option<Move>) -> (Vec<Move>, usize) {
     let moves = pos.legal_moves();
+    let total = moves.len();
     let me = pos.side_to_move();
     let maps = ChainMaps::new(pos, me, Costs::CoverOpponent);
     let before = maps.pair_distances();
@@ -78,7 +84,7 @@ pub(crate) fn ranked_moves(pos: &Position, width: usize, first: Option<Move>) ->
     }
     // Stable order among equals keeps the search deterministic.
     scored.sort_by_key(|b| std::cmp::Reverse(b.0));
-    scored.into_iter().map(|(_, m)| m).collect()
+    (scored.into_iter().map(|(_, m)| m).collect(), total)
 }
 
 /// `moves` with their one-ply evaluations for the mover, best first (stable).
@@ -99,14 +105,15 @@ pub(crate) fn one_ply(pos: &Position, moves: Vec<Move>, w: &Weights) -> Vec<(i32
 
 /// An inner node's candidates: the static ranking's best `3 × width`,
 /// re-ranked by their one-ply evaluation, `width` kept; `first` leads.
-/// Also returns how many positions were evaluated for it.
+/// Also returns how many positions were evaluated for it, and how many
+/// legal moves there are.
 pub(crate) fn candidates(
     pos: &Position,
     width: usize,
     first: Option<Move>,
     w: &Weights,
-) -> (Vec<Move>, u64) {
-    let shortlist = ranked_moves(pos, 3 * width, None);
+) -> (Vec<Move>, u64, usize) {
+    let (shortlist, total) = ranked_and_counted(pos, 3 * width, None);
     let evaluated = shortlist.len() as u64;
     let mut out: Vec<Move> = first.into_iter().collect();
     for (_, mv) in one_ply(pos, shortlist, w) {
@@ -117,5 +124,5 @@ pub(crate) fn candidates(
             out.push(mv);
         }
     }
-    (out, evaluated)
+    (out, evaluated, total)
 }

@@ -1,65 +1,214 @@
-//! The alpha-beta search behind levels 3 and 4: iterative deepening over
-//! the root's safe moves, a transposition table, threads sharing the root.
+//! The alpha-beta search: iterative deepening over the root's safe moves,
+//! a transposition table, threads sharing out the root moves, and scores
+//! that claim a forced win only when it is proven.
+//!
+//! Nodes search a pruned set of candidate moves (see [`super::order`]).
+//! For the side choosing a move that is harmless: missing a good move only
+//! makes the search weaker. For the side answering it is not: a line that
+//! "wins" against a pruned set of replies may lose to a reply that was
+//! never looked at (a piece turned in place, moved one cell). So a loss is
+//! only taken as proven at a node whose every move was considered:
+//!
+//! * when the opponent threatens to connect at once, every move that does
+//!   not parry the threat loses at once (exactly: see
+//!   [`crate::tactics::safe_moves`]), so the node searches its candidates
+//!   that parry, and, if all of them lose, every other parry too;
+//! * otherwise a node whose candidates all lose scores a large but unproven
+//!   [`LIKELY`] loss instead of a win for the opponent.
+//!
+//! A leaf where the side to move is threatened is searched one ply further
+//! (its parries), so the horizon does not hide a lost race.
 
-use super::eval::{evaluate_ongoing, Weights, WIN};
-use super::order::candidates;
+use super::eval::{evaluate_ongoing, Weights, MATE_BAND, WIN};
+use super::order::{candidates, ranked_moves};
 use crate::paths::distance_and_spread;
 use crate::search::Budget;
-use crate::tactics::has_winning_move;
+use crate::tactics::{has_winning_move, safe_moves, threatened};
 use punct_core::{Move, Position, Status};
 use std::collections::HashMap;
 
-#[derive(Copy, Clone)]
+/// The score of a position whose candidate moves all lose by force while
+/// other moves were not searched: very bad, but not a proven loss.
+pub(crate) const LIKELY: i32 = 50_000;
+/// Entries a thread's transposition table holds before it is cleared (a
+/// search of a few seconds stays well below).
+const TT_LIMIT: usize = 1 << 20;
+/// Plies beyond which a threatened leaf is not searched further.
+const MAX_PLY: u32 = 64;
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum Bound {
     Exact,
     Lower,
     Upper,
 }
 
-#[derive(Copy, Clone)]
+#[derive(Copy, Clone, Debug)]
 pub(crate) struct Entry {
     depth: u32,
+    /// Won and lost scores counted from this node, not from the root.
     score: i32,
     bound: Bound,
     best: Option<Move>,
+}
+
+/// How wide and deep a level searches.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Shape {
+    pub(crate) max_depth: u32,
+    /// Candidate moves kept at the root and at inner nodes.
+    pub(crate) root_width: usize,
+    pub(crate) inner_width: usize,
+}
+
+/// What one search does, besides its budget.
+#[derive(Clone, Debug)]
+pub(crate) struct Settings {
+    pub(crate) shape: Shape,
+    pub(crate) weights: Weights,
+    /// At most this much, up or down, is added to every leaf's evaluation
+    /// (the weaker levels); it depends on the position and `salt` only, so
+    /// the search stays consistent and another `salt` plays differently.
+    pub(crate) noise: i32,
+    pub(crate) salt: u64,
+    /// Search a threatened leaf's parries.
+    pub(crate) extend_threats: bool,
+    /// Try the moves that refuted a sibling first.
+    pub(crate) killers: bool,
+}
+
+/// A transposition table's stored form of `v` at `ply`.
+fn to_tt(v: i32, ply: u32) -> i32 {
+    if v >= WIN - MATE_BAND {
+        v + ply as i32
+    } else if v <= -(WIN - MATE_BAND) {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+fn from_tt(v: i32, ply: u32) -> i32 {
+    if v >= WIN - MATE_BAND {
+        v - ply as i32
+    } else if v <= -(WIN - MATE_BAND) {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+pub(crate) fn is_lost(v: i32) -> bool {
+    v <= -(WIN - MATE_BAND)
+}
+
+/// A number in `-amp..=amp` fixed by the position and the salt.
+fn noise(pos: &Position, salt: u64, amp: i32) -> i32 {
+    if amp == 0 {
+        return 0;
+    }
+    // SplitMix64's finaliser: every bit of the hash moves every bit.
+    let mut z = pos.hash() ^ salt;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z % (2 * amp as u64 + 1)) as i32 - amp
 }
 
 pub(crate) struct Search<'a> {
     pub(crate) budget: Budget<'a>,
     pub(crate) nodes: u64,
     pub(crate) aborted: bool,
-    pub(crate) next_check: u64,
-    pub(crate) tt: &'a mut HashMap<u64, Entry>,
-    pub(crate) inner_width: usize,
-    pub(crate) weights: &'a Weights,
+    next_check: u64,
+    tt: &'a mut HashMap<u64, Entry>,
+    set: &'a Settings,
+    /// Two moves per ply that last caused a cut-off there.
+    killers: Vec<[Option<Move>; 2]>,
 }
 
-impl Search<'_> {
-    /// Searches `roots` to `depth`; the best of them and its score, or
-    /// `None` when aborted before any finished.
+impl<'a> Search<'a> {
+    pub(crate) fn new(
+        budget: Budget<'a>,
+        tt: &'a mut HashMap<u64, Entry>,
+        set: &'a Settings,
+    ) -> Search<'a> {
+        if tt.len() > TT_LIMIT {
+            tt.clear();
+        }
+        Search {
+            budget,
+            nodes: 0,
+            aborted: false,
+            next_check: 0,
+            tt,
+            set,
+            killers: Vec::new(),
+        }
+    }
+
+    /// Searches `roots` to `depth` and returns those searched with their
+    /// scores in the order searched, or fewer when aborted. The best
+    /// `exact` of them get exact scores (more than one for multi-PV); the
+    /// others may only be bounded from above.
     pub(crate) fn roots(
         &mut self,
         pos: &Position,
         roots: &[Move],
         depth: u32,
-    ) -> Option<(Move, i32)> {
+        exact: usize,
+    ) -> Vec<(Move, i32)> {
         let mut scratch = pos.clone();
-        let mut alpha = -WIN - 1;
-        let mut best = None;
+        let mut out: Vec<(Move, i32)> = Vec::new();
+        let mut best: Vec<i32> = Vec::new();
         self.aborted = false;
         for &mv in roots {
+            // The window opens above the `exact`-th best so far.
+            let alpha = if best.len() >= exact.max(1) {
+                best[exact.max(1) - 1]
+            } else {
+                -WIN - 1
+            };
             let undo = scratch.make(mv);
             let v = -self.negamax(&mut scratch, depth - 1, 1, -WIN - 1, -alpha);
             scratch.unmake(undo);
             if self.aborted {
                 break;
             }
-            if v > alpha {
-                alpha = v;
-                best = Some((mv, v));
-            }
+            out.push((mv, v));
+            best.push(v);
+            best.sort_unstable_by(|a, b| b.cmp(a));
         }
-        best
+        out
+    }
+
+    pub(crate) fn tt(&self) -> &HashMap<u64, Entry> {
+        self.tt
+    }
+
+    fn killer_moves(&self, ply: u32) -> [Option<Move>; 2] {
+        if self.set.killers {
+            self.killers
+                .get(ply as usize)
+                .copied()
+                .unwrap_or([None, None])
+        } else {
+            [None, None]
+        }
+    }
+
+    fn remember_killer(&mut self, ply: u32, mv: Move) {
+        if !self.set.killers {
+            return;
+        }
+        let ply = ply as usize;
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None, None]);
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
     }
 
     fn negamax(
@@ -85,25 +234,34 @@ impl Search<'_> {
             Status::Draw => return 0,
             Status::Ongoing => {}
         }
+        let me = pos.side_to_move();
+        // A side to move that can connect at once has won: look for that
+        // when its chain is short enough (a chain lacking at most three
+        // cells costs at most six with covering counted double), or when
+        // its next addition ends the game on the central count.
+        let mine = distance_and_spread(pos, me);
+        if (mine.0 <= 6 || pos.reserve_total(me) == 1) && has_winning_move(pos) {
+            return WIN - ply as i32 - 1;
+        }
+        let under_threat = threatened(pos);
+        let mut depth = depth;
         if depth == 0 {
-            // A side to move that can connect at once has won: look for that
-            // when its chain is short enough (a chain lacking at most three
-            // cells costs at most six with covering counted double).
-            let mine = distance_and_spread(pos, pos.side_to_move());
-            if mine.0 <= 6 && has_winning_move(pos) {
-                return WIN - ply as i32 - 1;
+            if !(under_threat && self.set.extend_threats && ply < MAX_PLY) {
+                return evaluate_ongoing(pos, mine, &self.set.weights)
+                    + noise(pos, self.set.salt, self.set.noise);
             }
-            return evaluate_ongoing(pos, mine, self.weights);
+            depth = 1;
         }
         let key = pos.hash();
         let mut first = None;
         if let Some(e) = self.tt.get(&key) {
             first = e.best;
             if e.depth >= depth {
+                let score = from_tt(e.score, ply);
                 match e.bound {
-                    Bound::Exact => return e.score,
-                    Bound::Lower if e.score >= beta => return e.score,
-                    Bound::Upper if e.score <= alpha => return e.score,
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
                     _ => {}
                 }
             }
@@ -111,24 +269,82 @@ impl Search<'_> {
         let alpha0 = alpha;
         let mut best = -WIN - 1;
         let mut best_move = None;
-        let (moves, evaluated) = candidates(pos, self.inner_width, first, self.weights);
+        let width = self.set.shape.inner_width;
+        let (mut moves, evaluated, legal_count) = candidates(pos, width, first, &self.set.weights);
         // Every position evaluated counts as a node, ordering included.
         self.nodes += evaluated;
-        for mv in moves {
+        // Killers go right after the table's move, if legal here.
+        for k in self.killer_moves(ply).into_iter().flatten().rev() {
+            if Some(k) != first && pos.is_legal(k) {
+                moves.retain(|&m| m != k);
+                let at = usize::from(first.is_some() && moves.first() == first.as_ref());
+                moves.insert(at.min(moves.len()), k);
+            }
+        }
+        // The moves the candidates leave out, searched only if every
+        // candidate loses: under a threat the other parries (every other
+        // move loses at once), else none (and the loss is not proven).
+        let mut rest: Option<Vec<Move>> = None;
+        let mut parries: Option<Vec<Move>> = None;
+        if under_threat {
+            let all = ranked_moves(pos, 0, None);
+            let p = safe_moves(pos, &all, usize::MAX, &mut |_| false);
+            if p.is_empty() {
+                // Whatever we do, the opponent connects next move.
+                return -(WIN - ply as i32 - 2);
+            }
+            moves.retain(|m| p.contains(m));
+            if moves.is_empty() {
+                moves.extend(p.iter().take(width));
+            }
+            parries = Some(p);
+        }
+        let mut searched: Vec<Move> = Vec::with_capacity(moves.len());
+        let mut i = 0;
+        loop {
+            if i == moves.len() {
+                // Every candidate searched: if all lose, are there others?
+                if !is_lost(best) || rest.is_some() {
+                    break;
+                }
+                let others: Vec<Move> = match &parries {
+                    Some(p) => p
+                        .iter()
+                        .copied()
+                        .filter(|m| !searched.contains(m))
+                        .collect(),
+                    None => Vec::new(),
+                };
+                if others.is_empty() {
+                    break;
+                }
+                moves.extend(others.iter().copied());
+                rest = Some(others);
+                continue;
+            }
+            let mv = moves[i];
+            i += 1;
             let undo = pos.make(mv);
             let v = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
             pos.unmake(undo);
             if self.aborted {
                 return 0;
             }
+            searched.push(mv);
             if v > best {
                 best = v;
                 best_move = Some(mv);
             }
             alpha = alpha.max(v);
             if alpha >= beta {
+                self.remember_killer(ply, mv);
                 break;
             }
+        }
+        // Candidates that all lose prove nothing while other moves were
+        // left out.
+        if is_lost(best) && parries.is_none() && searched.len() < legal_count {
+            best = -LIKELY;
         }
         let bound = if best <= alpha0 {
             Bound::Upper
@@ -141,35 +357,13 @@ impl Search<'_> {
             key,
             Entry {
                 depth,
-                score: best,
+                score: to_tt(best, ply),
                 bound,
                 best: best_move,
             },
         );
         best
     }
-}
-
-/// How wide and deep a level searches.
-#[derive(Copy, Clone)]
-pub(crate) struct Shape {
-    pub(crate) max_depth: u32,
-    /// Candidate moves kept at the root and at inner nodes.
-    pub(crate) root_width: usize,
-    pub(crate) inner_width: usize,
-}
-
-impl Shape {
-    pub(crate) const CLUB: Shape = Shape {
-        max_depth: 2,
-        root_width: 16,
-        inner_width: 10,
-    };
-    pub(crate) const STRONGEST: Shape = Shape {
-        max_depth: 64,
-        root_width: 24,
-        inner_width: 12,
-    };
 }
 
 /// The line the transposition table remembers after `first`.
