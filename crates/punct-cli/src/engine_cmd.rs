@@ -7,8 +7,8 @@ use clap::Args;
 
 #[derive(Args)]
 pub struct EngineArgs {
-    /// Which engine answers (see `punct engines`)
-    #[arg(long, default_value = "greedy")]
+    /// Which engine answers (see `punct engines`); the strongest by default
+    #[arg(long, default_value = "level4")]
     pub engine: String,
     /// Seed of the engine's random choices (same seed, same answers)
     #[arg(long, default_value_t = 0)]

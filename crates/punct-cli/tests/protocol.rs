@@ -154,6 +154,30 @@ fn handshake_names_the_engine_and_ends_with_peiok() {
 }
 
 #[test]
+fn without_a_choice_the_strongest_level_answers() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("pei");
+    let (_, before) = e.expect("peiok", |l| l == "peiok");
+    assert_eq!(before[0], "id name punct level 4");
+    for option in ["Level", "Threads", "MultiPV"] {
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type spin"))),
+            "{option}: {before:?}"
+        );
+    }
+    e.send("setoption name MultiPV value 9");
+    let refused = e.sync();
+    assert!(
+        refused.iter().any(|l| l.contains("MultiPV")),
+        "an out-of-range MultiPV is refused: {refused:?}"
+    );
+    e.send("quit");
+    assert!(e.exit_within(PATIENCE).success());
+}
+
+#[test]
 fn a_short_game_between_two_engine_processes_is_all_legal_moves() {
     let mut white = EngineProcess::start(&["--engine", "greedy"]);
     let mut black = EngineProcess::start(&["--engine", "random", "--seed", "9"]);

@@ -79,6 +79,12 @@ pub fn null_move(pos: &Position) -> Option<Position> {
 /// Whether the opponent of the side to move could win at once if it were
 /// their move: a threat the side to move must answer.
 pub fn threatened(pos: &Position) -> bool {
+    // A win at once needs a chain lacking at most three cells or a last
+    // piece to add: ask the board before copying the position.
+    let them = pos.side_to_move().opponent();
+    if pos.reserve_total(them) != 1 && crate::puzzle::gap(pos, them, 3).is_none() {
+        return false;
+    }
     null_move(pos).is_some_and(|null| !null.status().is_over() && has_winning_move(&null))
 }
 

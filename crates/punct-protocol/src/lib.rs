@@ -34,9 +34,9 @@
 
 mod parse;
 
-pub use parse::{format_info, parse_go, MAX_MILLIS};
+pub use parse::{format_info, parse_go, parse_info, MAX_MILLIS};
 
-use parse::{clip, game_over_text, info_line, parse_position, parse_setoption, tokens};
+use parse::{clip, game_over_text, info_line, info_text, parse_position, parse_setoption, tokens};
 use punct_core::{Cell, Kind, Move, Position, Side, Variant};
 use punct_engine::{parse_spin, Engine, EngineOption, Limits};
 use std::io::{self, BufRead, Write};
@@ -159,6 +159,10 @@ struct Session {
     options: Vec<EngineOption>,
     variant: Variant,
     pos: Position,
+    /// Lines the engine was asked to report (`setoption name MultiPV`,
+    /// accepted by the engine); above 1 every `info` line says its
+    /// `multipv`, the best line's too, so a client can tell them apart.
+    multipv: u32,
 }
 
 impl Drop for Session {
@@ -178,6 +182,7 @@ impl Session {
             search: None,
             variant: Variant::Standard,
             pos: Position::new(Variant::Standard),
+            multipv: 1,
         }
     }
 
@@ -353,9 +358,18 @@ impl Session {
             Some(o) => Ok((o.name.clone(), value)),
             None => Ok((name, value)),
         };
-        let result = checked.and_then(|(name, value)| engine.set_option(&name, &value));
+        let result = checked.and_then(|(name, value)| {
+            engine.set_option(&name, &value)?;
+            Ok((name, value))
+        });
         match result {
-            Ok(()) => Ok(()),
+            Ok((name, value)) => {
+                if name.eq_ignore_ascii_case("MultiPV") {
+                    // The engine took it, so it reads as a number of lines.
+                    self.multipv = value.trim().parse().unwrap_or(1);
+                }
+                Ok(())
+            }
             Err(e) => self.error(&format!("setoption: {e}")),
         }
     }
@@ -407,6 +421,7 @@ impl Session {
             stop: stop.clone(),
             finished: finished.clone(),
             out: self.out.clone(),
+            multipv: self.multipv > 1,
         };
         // The engine travels by channel so that it survives a failed spawn.
         let (send, receive) = mpsc::channel::<Box<dyn Engine>>();
@@ -500,6 +515,8 @@ struct Job {
     stop: Arc<AtomicBool>,
     finished: Arc<AtomicBool>,
     out: Out,
+    /// Every `info` line says its `multipv` (more than one line asked).
+    multipv: bool,
 }
 
 impl Job {
@@ -511,7 +528,7 @@ impl Job {
         let info_out = self.out.clone();
         let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
             engine.search(&self.pos, &self.limits, &self.stop, &mut |info| {
-                let _ = info_out.line(&format_info(info));
+                let _ = info_out.line(&info_text(info, self.multipv));
             })
         }));
         let elapsed = start.elapsed();
@@ -530,7 +547,9 @@ impl Job {
         let best = match outcome {
             Ok(result) => match self.pos.check_move(result.best) {
                 Ok(()) => {
+                    // The result is the best line: multipv 1.
                     lines.push(info_line(
+                        self.multipv.then_some(1),
                         result.depth,
                         result.score,
                         result.nodes,

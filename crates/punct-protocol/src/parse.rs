@@ -28,13 +28,28 @@ pub(crate) fn clip(text: &str, max: usize) -> String {
 }
 
 /// One `info` line for a progress report:
-/// `info depth D score <score> nodes N nps N time MS pv m1 m2 …`
-/// (`pv` and its moves are left out when the variation is empty).
+/// `info [multipv K] depth D score <score> nodes N nps N time MS pv m1 m2 …`
+/// (`pv` and its moves are left out when the variation is empty;
+/// `multipv K` is written for every line but the best, K > 1).
 pub fn format_info(info: &Info) -> String {
-    info_line(info.depth, info.score, info.nodes, info.elapsed, &info.pv)
+    info_text(info, info.multipv != 1)
+}
+
+/// [`format_info`], with `multipv K` written for the best line too when
+/// `show_multipv` (a session asked for more than one line).
+pub(crate) fn info_text(info: &Info, show_multipv: bool) -> String {
+    info_line(
+        (show_multipv || info.multipv != 1).then_some(info.multipv),
+        info.depth,
+        info.score,
+        info.nodes,
+        info.elapsed,
+        &info.pv,
+    )
 }
 
 pub(crate) fn info_line(
+    multipv: Option<u32>,
     depth: u32,
     score: Score,
     nodes: u64,
@@ -47,10 +62,14 @@ pub(crate) fn info_line(
     } else {
         0
     };
-    let mut line = format!(
-        "info depth {depth} score {score} nodes {nodes} nps {nps} time {}",
+    let mut line = String::from("info ");
+    if let Some(k) = multipv {
+        line.push_str(&format!("multipv {k} "));
+    }
+    line.push_str(&format!(
+        "depth {depth} score {score} nodes {nodes} nps {nps} time {}",
         elapsed.as_millis()
-    );
+    ));
     if !pv.is_empty() {
         line.push_str(" pv");
         for m in pv {
@@ -59,6 +78,110 @@ pub(crate) fn info_line(
         }
     }
     line
+}
+
+/// Reads a search report, `info [multipv K] depth D score <score> …`, as a
+/// client (a GUI, the match runner) receives it, back into an [`Info`].
+///
+/// The fields may come in any order; `multipv` defaults to 1 (the best
+/// line) and the other fields to 0 / no variation; `pv` takes every word
+/// after it; `nps` and fields this version does not know (with their
+/// value) are skipped, so that later versions may add some. Refused, with a
+/// message naming the word: a line that is not `info`, an `info string`
+/// line (a message, not a report), a line without `score`, a number or
+/// score that does not read, and a move of the `pv` that is not a move.
+pub fn parse_info(line: &str) -> Result<Info, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.first() {
+        Some(w) if *w == "info" => {}
+        _ => return Err(format!("not an info line: `{}`", clip(line.trim(), 40))),
+    }
+    let mut info = Info {
+        multipv: 1,
+        depth: 0,
+        score: Score::Eval(0),
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        pv: Vec::new(),
+    };
+    let mut score = None;
+    let mut i = 1;
+    let number = |key: &str, at: usize| -> Result<u64, String> {
+        let Some(text) = words.get(at) else {
+            return Err(format!("info: `{key}` needs a value"));
+        };
+        text.parse::<u64>()
+            .map_err(|_| format!("info: {key} needs a whole number, got `{}`", clip(text, 40)))
+    };
+    while i < words.len() {
+        let key = words[i];
+        match key {
+            "string" => return Err("info string: a message, not a search report".into()),
+            "multipv" => {
+                let k = number(key, i + 1)?;
+                info.multipv = u32::try_from(k)
+                    .ok()
+                    .filter(|&k| k >= 1)
+                    .ok_or_else(|| format!("info: multipv must be 1 or more, got {k}"))?;
+                i += 2;
+            }
+            "depth" => {
+                let d = number(key, i + 1)?;
+                info.depth = u32::try_from(d).unwrap_or(u32::MAX);
+                i += 2;
+            }
+            "nodes" => {
+                info.nodes = number(key, i + 1)?;
+                i += 2;
+            }
+            "time" => {
+                info.elapsed = Duration::from_millis(number(key, i + 1)?);
+                i += 2;
+            }
+            "score" => {
+                let (Some(kind), Some(text)) = (words.get(i + 1), words.get(i + 2)) else {
+                    return Err(
+                        "info: `score` needs a kind and a value (cp N, win N or loss N)".into(),
+                    );
+                };
+                score = Some(parse_score(kind, text)?);
+                i += 3;
+            }
+            "pv" => {
+                for text in &words[i + 1..] {
+                    let mv = text.parse().map_err(|e: punct_core::ParseMoveError| {
+                        format!("info: pv: `{}` is not a move: {}", clip(text, 40), e.reason)
+                    })?;
+                    info.pv.push(mv);
+                }
+                i = words.len();
+            }
+            // nps is derived; an unknown field is skipped with its value.
+            _ => i += 2,
+        }
+    }
+    info.score = score.ok_or("info: the line has no score")?;
+    Ok(info)
+}
+
+/// `cp N`, `win N` or `loss N` (§5 of docs/PROTOCOL.md).
+fn parse_score(kind: &str, text: &str) -> Result<Score, String> {
+    let bad = || {
+        format!(
+            "info: score {} needs a whole number, got `{}`",
+            clip(kind, 10),
+            clip(text, 40)
+        )
+    };
+    match kind {
+        "cp" => text.parse().map(Score::Eval).map_err(|_| bad()),
+        "win" => text.parse().map(Score::Win).map_err(|_| bad()),
+        "loss" => text.parse().map(Score::Loss).map_err(|_| bad()),
+        _ => Err(format!(
+            "info: unknown score kind `{}` (expected cp, win or loss)",
+            clip(kind, 10)
+        )),
+    }
 }
 
 /// Why the game is over, for `go` on a finished position.

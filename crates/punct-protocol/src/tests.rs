@@ -300,6 +300,60 @@ impl Engine for Crasher {
     }
 }
 
+/// Reports `MultiPV` lines per depth (option `MultiPV`, 1–8): line i
+/// plays the i-th legal move in byte order and scores `-10 * i`, so the
+/// lines come best first; the result is line 1.
+struct Lines {
+    k: u32,
+}
+
+impl Engine for Lines {
+    fn name(&self) -> String {
+        "lines test engine".into()
+    }
+    fn options(&self) -> Vec<EngineOption> {
+        vec![EngineOption::spin("MultiPV", 1, 1, 8)]
+    }
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "MultiPV" => self.k = parse_spin(name, value, 1, 8)? as u32,
+            _ => return Err(format!("unknown option `{name}`")),
+        }
+        Ok(())
+    }
+    fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        _: &AtomicBool,
+        info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let mut moves = pos.legal_moves();
+        moves.sort_by_key(|m| m.to_string());
+        let k = self.k.max(1);
+        let depth = limits.depth.unwrap_or(2);
+        for d in 1..=depth {
+            for i in 1..=k {
+                info(&Info {
+                    multipv: i,
+                    depth: d,
+                    score: Score::Eval(-10 * i as i32),
+                    nodes: 10 * d as u64,
+                    elapsed: Duration::from_millis(d as u64),
+                    pv: vec![moves[i as usize - 1]],
+                });
+            }
+        }
+        SearchResult {
+            best: moves[0],
+            score: Score::Eval(-10),
+            depth,
+            nodes: 10 * depth as u64,
+            pv: vec![moves[0]],
+        }
+    }
+}
+
 /// After `moves`, replayed with the rules crate.
 fn position_after(moves: &[String]) -> Position {
     let mut pos = Position::new(Variant::Standard);
@@ -779,4 +833,150 @@ fn an_engine_that_lies_or_panics_still_yields_a_legal_bestmove() {
     assert_eq!(count(&lines, "bestmove C@A3/0"), 2, "{lines:?}");
     assert!(lines[0].contains("the engine failed during the search (deliberate test panic)"));
     assert!(lines.contains(&"readyok".to_string()));
+}
+
+#[test]
+fn multipv_reaches_the_engine_and_every_line_says_which_it_is() {
+    let lines = script(
+        Box::new(Lines { k: 1 }),
+        "pei\nsetoption name multipv value 3\ngo depth 2\n",
+    );
+    assert!(
+        lines.contains(&"option name MultiPV type spin default 1 min 1 max 8".to_string()),
+        "{lines:?}"
+    );
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info ")).collect();
+    // Three lines per depth, then the final line (the best: multipv 1).
+    assert_eq!(infos.len(), 7, "{lines:?}");
+    let mut moves = Position::new(Variant::Standard).legal_moves();
+    moves.sort_by_key(|m| m.to_string());
+    for (n, line) in infos[..6].iter().enumerate() {
+        let (depth, k) = (n / 3 + 1, n % 3 + 1);
+        let want = format!(
+            "info multipv {k} depth {depth} score cp -{} nodes {} nps ",
+            10 * k,
+            10 * depth
+        );
+        assert!(line.starts_with(&want), "{line} is not {want}…");
+        assert!(line.ends_with(&format!(" pv {}", moves[k - 1])), "{line}");
+        // What a client reads back is what the engine reported.
+        let read = parse_info(line).unwrap();
+        assert_eq!((read.multipv, read.depth), (k as u32, depth as u32));
+        assert_eq!(read.score, Score::Eval(-10 * k as i32));
+        assert_eq!(read.pv, vec![moves[k - 1]]);
+    }
+    assert!(
+        infos[6].starts_with("info multipv 1 depth 2 score cp -10 "),
+        "{}",
+        infos[6]
+    );
+    assert_eq!(bestmoves(&lines), [moves[0].to_string()]);
+
+    // One line (the default, or set back to 1): no `multipv` word at all,
+    // as before multi-PV existed.
+    for setup in ["", "setoption name MultiPV value 1\n"] {
+        let lines = script(Box::new(Lines { k: 1 }), &format!("{setup}go depth 2\n"));
+        let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info ")).collect();
+        assert_eq!(infos.len(), 3, "{lines:?}");
+        assert!(
+            infos.iter().all(|l| l.starts_with("info depth ")),
+            "{lines:?}"
+        );
+    }
+    // A refused value changes nothing.
+    let lines = script(
+        Box::new(Lines { k: 1 }),
+        "setoption name MultiPV value 9\ngo depth 1\n",
+    );
+    assert!(errors(&lines)[0].contains("outside 1–8"), "{lines:?}");
+    assert_eq!(count(&lines, "info depth 1 "), 2, "{lines:?}");
+    // An engine that reports other lines unasked still says which they are.
+    let lines = script(Box::new(Lines { k: 2 }), "go depth 1\n");
+    assert_eq!(count(&lines, "info depth 1 "), 2, "{lines:?}");
+    assert_eq!(count(&lines, "info multipv 2 depth 1 "), 1, "{lines:?}");
+}
+
+#[test]
+fn the_strongest_level_reports_three_lines_when_asked() {
+    // The real engine, through the protocol: `setoption name MultiPV`
+    // reaches it and each finished depth gives lines 1, 2 and 3, each a
+    // different legal first move, best first.
+    let lines = script(
+        engine("level4"),
+        "setoption name MultiPV value 3\nposition startpos moves C@B7/2\ngo depth 2\n",
+    );
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let pos = position_after(&["C@B7/2".to_string()]);
+    let legal = pos.legal_moves();
+    let reports: Vec<Info> = lines
+        .iter()
+        .filter(|l| l.starts_with("info "))
+        .map(|l| parse_info(l).unwrap())
+        .collect();
+    let last_depth = reports.iter().map(|i| i.depth).max().unwrap();
+    let mut last: Vec<&Info> = reports.iter().filter(|i| i.depth == last_depth).collect();
+    last.sort_by_key(|i| i.multipv);
+    last.dedup_by_key(|i| i.multipv);
+    assert_eq!(
+        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        [1, 2, 3],
+        "{lines:?}"
+    );
+    let firsts: Vec<Move> = last.iter().map(|i| i.pv[0]).collect();
+    assert!(firsts.iter().all(|m| legal.contains(m)), "{firsts:?}");
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{firsts:?}"
+    );
+    let value = |s: Score| match s {
+        Score::Win(n) => 1_000_000 - n as i64,
+        Score::Loss(n) => -1_000_000 + n as i64,
+        Score::Eval(cp) => cp as i64,
+    };
+    assert!(
+        value(last[0].score) >= value(last[1].score)
+            && value(last[1].score) >= value(last[2].score),
+        "{lines:?}"
+    );
+    assert_eq!(bestmoves(&lines), [firsts[0].to_string()], "{lines:?}");
+}
+
+#[test]
+fn info_lines_read_back_and_bad_ones_are_named() {
+    let info = parse_info(
+        "info multipv 2 depth 3 seldepth 9 score win 3 nodes 77 nps 1 time 12 pv C@B7/2 R@F2/0",
+    )
+    .unwrap();
+    assert_eq!(info.multipv, 2);
+    assert_eq!(info.depth, 3);
+    assert_eq!(info.score, Score::Win(3));
+    assert_eq!(info.nodes, 77);
+    assert_eq!(info.elapsed, Duration::from_millis(12));
+    assert_eq!(info.pv.len(), 2);
+    // No multipv: the best line.
+    let info = parse_info("info depth 1 score loss 2 nodes 5 nps 0 time 0").unwrap();
+    assert_eq!((info.multipv, info.score), (1, Score::Loss(2)));
+    assert!(info.pv.is_empty());
+    for (line, needle) in [
+        ("bestmove C@B7/2", "not an info line"),
+        ("info string error: x", "a message"),
+        ("info depth 1 nodes 5", "no score"),
+        (
+            "info depth x score cp 1",
+            "depth needs a whole number, got `x`",
+        ),
+        ("info multipv 0 score cp 1", "multipv must be 1 or more"),
+        ("info score mate 3", "unknown score kind `mate`"),
+        ("info score cp", "needs a kind and a value"),
+        ("info score cp many", "score cp needs a whole number"),
+        (
+            "info score cp 1 pv C@B7/2 nonsense",
+            "pv: `nonsense` is not a move",
+        ),
+        ("info score cp 1 nodes", "`nodes` needs a value"),
+    ] {
+        let e = parse_info(line).unwrap_err();
+        assert!(e.contains(needle), "{line}: {e}");
+    }
 }

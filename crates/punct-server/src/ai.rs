@@ -497,7 +497,7 @@ async fn think_and_play(app: &Arc<App>, slot: &Arc<Slot>, ticket: Ticket) -> End
     let (pos, best) = loop {
         // What to answer: the game as it is now (it may have changed
         // while the job waited).
-        let (pos, level, version, stop) = {
+        let (pos, level, version, seed, stop) = {
             let mut game = slot.game.lock().await;
             let Mode::Ai { level, .. } = game.mode else {
                 game.ai_queued = false;
@@ -512,7 +512,12 @@ async fn think_and_play(app: &Arc<App>, slot: &Arc<Slot>, ticket: Ticket) -> End
             // this point stops the search (App::change stops it there too).
             let stop = Arc::new(AtomicBool::new(false));
             *slot.ai_stop.lock().expect("stop lock") = stop.clone();
-            (game.position().clone(), level, game.row.version, stop)
+            // The game's id in the seed: each game against a weaker level
+            // goes its own way, yet a move thought again answers the same.
+            let seed = game.row.id.bytes().fold(game.row.version as u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+            });
+            (game.position().clone(), level, game.row.version, seed, stop)
         };
         // In a timed game, less when its clock asks for it (clock.rs).
         let movetime = slot
@@ -523,7 +528,7 @@ async fn think_and_play(app: &Arc<App>, slot: &Arc<Slot>, ticket: Ticket) -> End
         let searching = pos.clone();
         let searched = tokio::task::spawn_blocking(move || {
             let level = Level::from_number(level).unwrap_or(Level::Strongest);
-            let mut ai = Ai::new(level, version as u64);
+            let mut ai = Ai::new(level, seed);
             ai.search(&searching, &Limits::movetime(movetime), &stop, &mut |_| {})
         })
         .await;

@@ -1,12 +1,14 @@
-// Engine analysis of the shown position (best move, evaluation) and the
-// post-game analysis: the evaluation after every ply, computed by the
+// Engine analysis of the shown position — the engine's three best moves
+// with their evaluations, each previewed on the board when pointed at or
+// focused, and the connection solver's verdicts ("White connects in 2",
+// "Black threatens to connect in 2") — and the post-game analysis: the evaluation after every ply, computed by the
 // server in the background once the game has ended, drawn as a graph with
 // the mistakes marked. Fair play: in a game between people nothing is
 // asked while it is being played (the server refuses it too), and against
 // the AI a hint on the live position marks the game "assisted".
 
 import { api } from "./api.js";
-import { h, sideName, tSide, tNodes } from "./dom.js";
+import { h, sideName, tSide } from "./dom.js";
 import { t, num, errorText } from "./i18n.js";
 import { svg } from "./board.js";
 
@@ -18,10 +20,8 @@ const BOTTOM = 18;
 /** A value (hundredths of a cell, White's view) → −1…1, so a forced result does not flatten the rest. */
 const squash = (v) => Math.tanh(v / 400);
 
-/** A score for the side to move in words, from White's point of view. */
+/** An evaluation (`cp` for the side to move) in words, from White's point of view. */
 function describe(score, stm) {
-  const forced = "win" in score ? (stm === "w" ? "white" : "black") : "loss" in score ? (stm === "w" ? "black" : "white") : null;
-  if (forced) return tSide("game.analysis.forced", forced, { count: score.win ?? score.loss });
   const v = (stm === "w" ? score.cp : -score.cp) / 100;
   if (Math.abs(v) < 0.25) return t("game.analysis.even");
   return tSide("game.analysis.ahead", v > 0 ? "white" : "black", { cells: cells(Math.abs(v)) });
@@ -29,6 +29,27 @@ function describe(score, stm) {
 
 /** A number of cells with one decimal, as the language writes it. */
 const cells = (n) => num(n, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** Own moves in a forced result of `plies` plies (the winner moves first and last). */
+const ownMoves = (plies) => Math.max(1, Math.ceil(plies / 2));
+
+/**
+ * A line's evaluation, short and in words: `short` for the eye ("+1.2",
+ * White's view, or "White wins in 2 moves"), `words` for a screen reader.
+ */
+function evaluation(score, stm) {
+  const winner = "win" in score ? (stm === "w" ? "white" : "black") : "loss" in score ? (stm === "w" ? "black" : "white") : null;
+  if (winner) {
+    const text = tSide("game.analysis.eval_win", winner, { count: ownMoves(score.win ?? score.loss) });
+    return { short: text, words: text, forced: winner };
+  }
+  const v = (stm === "w" ? score.cp : -score.cp) / 100;
+  const short = num(v, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "exceptZero" });
+  return { short, words: describe(score, stm), forced: null };
+}
+
+/** The moves of a line as notation, one after the other. */
+const lineText = (moves) => moves.join(" ");
 
 /** A mistake's kind in words (the review's `kind`: "mistake" or "blunder"). */
 const mistakeKind = (kind) => (kind === "blunder" ? t("game.analysis.blunder") : t("game.analysis.mistake"));
@@ -58,6 +79,8 @@ export class Analysis {
     this.on = false;
     this.result = null; // the last answer, for `asked`
     this.asked = null; // "ply:position" asked for
+    this.pointed = null; // the move of the line pointed at or focused, previewed on the board
+    this.pinned = null; // the move of the line clicked: previewed until clicked again
 
     this.toggle = h("button", {
       class: "toggle", type: "button", "data-testid": "analyse", "aria-pressed": "false",
@@ -127,6 +150,8 @@ export class Analysis {
     if (key === this.asked) return;
     this.asked = key;
     this.result = null;
+    this.pointed = null;
+    this.pinned = null;
     this.abort?.abort();
     const ctl = new AbortController();
     this.abort = ctl;
@@ -144,7 +169,8 @@ export class Analysis {
 
   ask(view, ctl) {
     if (ctl.signal.aborted) return;
-    api.analyseGame(this.id, { ply: view.ply, movetime: 500 }, ctl.signal).then((r) => {
+    // The solver takes its share first; a quiet position leaves the search nearly all of it.
+    api.analyseGame(this.id, { ply: view.ply, movetime: 800 }, ctl.signal).then((r) => {
       if (ctl.signal.aborted) return;
       this.result = r;
       this.renderResult();
@@ -162,17 +188,98 @@ export class Analysis {
   renderResult() {
     const r = this.result;
     const stm = sideToMove(r.position);
-    this.box.replaceChildren(
-      h("div", {}, tNodes("game.analysis.best", { move: h("strong", { class: "best-move" }, r.best) })),
-      h("div", {}, describe(r.score, stm)),
-      r.pv.length > 1 ? h("div", { class: "small" }, t("game.analysis.line", { line: r.pv.join(" ") })) : null,
+    // Older servers answer one line: the best move.
+    const lines = r.lines && r.lines.length ? r.lines : [{ move: r.best, score: r.score, pv: r.pv }];
+    const own = r.solver && r.solver.verdict === "win" ? r.solver : null;
+    // A forced win of one's own comes first: the opponent's threat does not matter then.
+    const threat = !own && r.threat && r.threat.verdict === "win" ? r.threat : null;
+    this.lineButtons = []; // every button that previews a move (previewButton)
+    this.box.replaceChildren(...[
+      own ? this.verdictBox(own, "own") : null,
+      h("h3", { class: "lines-title" }, t("game.analysis.lines_title")),
+      h("ol", { class: "analysis-lines", "data-testid": "analysis-lines" },
+        lines.map((line, i) => h("li", {}, this.lineButton(line, i, stm)))),
+      threat ? this.verdictBox(threat, "threat") : null,
+      !own && r.solver ? h("div", { class: "small verdict-quiet", "data-testid": "analysis-verdict" }, this.quietVerdict(r.solver)) : null,
       h("div", { class: "small" }, t("game.analysis.search", { depth: r.depth, count: r.nodes, nodes: num(r.nodes), ms: num(r.time_ms) })),
-    );
+    ].filter(Boolean));
+    this.markPreview();
   }
 
-  /** The best move for `position`, if the engine has answered for it. */
+  /** A line of the engine: its move, its evaluation and what follows; pointing at it or focusing it previews the move, a click keeps it. */
+  lineButton(line, i, stm) {
+    const e = evaluation(line.score, stm);
+    const rest = line.pv.slice(1);
+    // A forced result reads as good or bad for the side to move (and says whose in words).
+    const mood = e.forced ? ` forced ${e.forced === (stm === "w" ? "white" : "black") ? "good" : "bad"}` : "";
+    return this.previewButton(line.move, { class: "analysis-line", "data-testid": "analysis-line" },
+      h("span", { class: "line-rank", "aria-hidden": "true" }, num(i + 1)),
+      h("span", { class: "best-move line-move" }, line.move),
+      h("span", { class: `line-eval${mood}`, "aria-hidden": "true" }, e.short),
+      h("span", { class: "sr-only" }, e.words),
+      rest.length ? h("span", { class: "line-rest" }, t("game.analysis.then", { line: lineText(rest) })) : null);
+  }
+
+  /** The solver's proof of a forced win: whose, in how many moves, by what, and its line (the side's move first, then a reply, …). */
+  verdictBox(v, whose) {
+    const key = whose === "own"
+      ? (v.by === "end" ? "game.analysis.verdict_wins" : "game.analysis.verdict_connects")
+      : (v.by === "end" ? "game.analysis.threat_wins" : "game.analysis.threat_connects");
+    // The side to move's own win starts with its move: previewed like a line.
+    // (A threat starts with the opponent's move, which is not playable now.)
+    const line = whose === "own"
+      ? this.previewButton(v.line[0], { class: "best-move verdict-line" }, lineText(v.line))
+      : h("span", { class: "best-move verdict-line" }, lineText(v.line));
+    const sentence = tSide(key, v.side, { count: v.moves, line: "\u0001" }).split("\u0001");
+    return h("div", {
+      class: `verdict ${whose} ${v.side}`, "data-testid": whose === "own" ? "analysis-verdict" : "analysis-threat",
+      "data-verdict": v.verdict, "data-side": v.side, "data-moves": v.moves,
+    }, sentence[0], line, sentence.slice(1).join(""));
+  }
+
+  /** A button that previews `move` on the board while pointed at or focused, and keeps it there when clicked. */
+  previewButton(move, attrs, ...children) {
+    const b = h("button", {
+      type: "button", "data-move": move, "aria-pressed": "false", title: t("game.analysis.preview_title"), ...attrs,
+      onmouseenter: () => this.point(move), onmouseleave: () => this.point(null),
+      onfocus: () => this.point(move), onblur: () => this.point(null),
+      onclick: () => this.pin(move),
+    }, ...children);
+    this.lineButtons.push(b);
+    return b;
+  }
+
+  /** No forced win proven for the side to move: said briefly (threat moves were searched, or time ran out). */
+  quietVerdict(v) {
+    return v.verdict === "none"
+      ? tSide("game.analysis.verdict_none", v.side, { count: v.depth })
+      : tSide("game.analysis.verdict_unknown", v.side);
+  }
+
+  point(move) {
+    if (this.pointed === move) return;
+    this.pointed = move;
+    this.onChange();
+  }
+
+  pin(move) {
+    this.pinned = this.pinned === move ? null : move;
+    this.markPreview();
+    this.onChange();
+  }
+
+  markPreview() {
+    for (const b of this.lineButtons || []) {
+      const on = b.dataset.move === this.pinned;
+      b.setAttribute("aria-pressed", String(on));
+      b.classList.toggle("pinned", on);
+    }
+  }
+
+  /** The move to draw on the board for `position`: the line pointed at, else the one clicked, else the engine's best. */
   bestFor(position) {
-    return this.on && this.result && this.result.position === position ? this.result.best : null;
+    if (!(this.on && this.result && this.result.position === position)) return null;
+    return this.pointed || this.pinned || this.result.best;
   }
 
   /** The post-game analysis: a graph with axes, move numbers and the mistakes. */

@@ -17,7 +17,6 @@ mod eval;
 mod order;
 mod search;
 
-use crate::paths::distance_and_spread;
 use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, SearchResult};
 use crate::solver::{self, Outcome, SolveLimits};
 use crate::tactics::{safe_moves, winning_moves};
@@ -36,9 +35,22 @@ use std::time::Instant;
 const MAX_THREADS: usize = 16;
 /// Most lines the `MultiPV` option allows.
 const MAX_LINES: usize = 8;
-/// A chain cost beyond which no connection in two moves is possible (two
-/// pieces fill six cells, covering an opponent's dot costs two).
-const SOLVER_REACH: u32 = 12;
+/// Most cells a chain may lack for a connection in two moves (two pieces
+/// fill six cells).
+const SOLVER_REACH: u32 = 6;
+/// Share of a timed move (in percent) the strongest level keeps for the
+/// check against walking into a forced connection.
+const CHECK_SHARE: u32 = 10;
+/// Most nodes one solver call may take in a timed search: enough for the
+/// usual proof of a win in two (hundreds to tens of thousands), little
+/// next to a search.
+const SOLVER_NODES: u64 = 30_000;
+
+/// Whether `side` could connect within two of its moves as far as the
+/// board goes (a chain lacking at most six cells, or the game's end near).
+fn within_reach(pos: &Position, side: punct_core::Side) -> bool {
+    pos.reserve_total(side) <= 2 || crate::puzzle::gap(pos, side, SOLVER_REACH).is_some()
+}
 
 /// The AI's playing levels, weakest first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -155,6 +167,7 @@ pub struct Ai {
     killers: bool,
     extend_threats: bool,
     use_solver: bool,
+    pvs: bool,
 }
 
 /// A finished root search: the best move and score, the depth it came
@@ -181,8 +194,9 @@ impl Ai {
             weights: Weights::default(),
             multipv: 1,
             killers: true,
-            extend_threats: true,
+            extend_threats: false,
             use_solver: true,
+            pvs: true,
         }
     }
 
@@ -203,6 +217,7 @@ impl Ai {
             salt: self.salt,
             extend_threats: self.extend_threats,
             killers: self.killers,
+            pvs: self.pvs,
         }
     }
 
@@ -232,13 +247,18 @@ impl Ai {
     /// The solver's limits for a share (1/`part`) of what the search may
     /// spend: nodes when nodes limit the search (so it stays reproducible),
     /// else time.
-    fn solver_limits(budget: &Budget, limits: &Limits, part: u32) -> SolveLimits {
+    fn solver_limits(
+        budget: &Budget,
+        limits: &Limits,
+        time_part: u32,
+        node_part: u64,
+    ) -> SolveLimits {
         let time = budget
             .deadline()
-            .map(|d| d.saturating_duration_since(Instant::now()) / part);
+            .map(|d| d.saturating_duration_since(Instant::now()) / time_part);
         let nodes = match limits.nodes {
-            Some(n) => (n / u64::from(part)).max(200),
-            None => 400_000,
+            Some(n) => (n / node_part).max(200),
+            None => SOLVER_NODES,
         };
         SolveLimits { nodes, time }
     }
@@ -250,10 +270,10 @@ impl Ai {
         budget: &Budget,
         limits: &Limits,
     ) -> (Option<SearchResult>, u64) {
-        if distance_and_spread(pos, pos.side_to_move()).0 > SOLVER_REACH {
+        if !within_reach(pos, pos.side_to_move()) {
             return (None, 0);
         }
-        let s = solver::solve(pos, 2, &Self::solver_limits(budget, limits, 8));
+        let s = solver::solve(pos, 2, &Self::solver_limits(budget, limits, 8, 8));
         match s.outcome {
             Outcome::Proven { line } if !line.is_empty() => {
                 let plies = 2 * s.depth - 1;
@@ -269,9 +289,7 @@ impl Ai {
     fn walks_into(pos: &Position, mv: Move, limits: SolveLimits) -> (bool, u64) {
         let mut after = pos.clone();
         after.make(mv);
-        if after.status().is_over()
-            || distance_and_spread(&after, after.side_to_move()).0 > SOLVER_REACH
-        {
+        if after.status().is_over() || !within_reach(&after, after.side_to_move()) {
             return (false, 0);
         }
         let s = solver::solve(&after, 2, &limits);
@@ -439,6 +457,7 @@ impl Engine for Ai {
             EngineOption::check("Killers", self.killers),
             EngineOption::check("ThreatExtension", self.extend_threats),
             EngineOption::check("Solver", self.use_solver),
+            EngineOption::check("PVS", self.pvs),
         ]
     }
 
@@ -465,6 +484,7 @@ impl Engine for Ai {
             "killers" => self.killers = flag(value)?,
             "threatextension" => self.extend_threats = flag(value)?,
             "solver" => self.use_solver = flag(value)?,
+            "pvs" => self.pvs = flag(value)?,
             _ => {
                 return Err(format!(
                     "unknown option `{name}`: this engine has {}",
@@ -511,9 +531,22 @@ impl Engine for Ai {
         }
         let style = self.level.style();
         let limits = self.level_limits(pos, limits);
-        let budget = Budget::new(pos, &limits, stop);
+        let checks = style.solver && self.use_solver;
+        // The whole move's budget, and the search's: a little less when
+        // the check against walking into a forced connection follows.
+        let whole = Budget::new(pos, &limits, stop);
+        let mut search_limits = limits.clone();
+        // (Only when the opponent is near a connection now: one move of
+        // ours rarely brings it nearer.)
+        if checks && within_reach(pos, pos.side_to_move().opponent()) {
+            if let Some(t) = limits.time_budget(pos.side_to_move()) {
+                search_limits.movetime = Some(t * (100 - CHECK_SHARE) / 100);
+                search_limits.clock = None;
+            }
+        }
+        let budget = Budget::new(pos, &search_limits, stop);
         let mut solver_nodes = 0;
-        if style.solver && self.use_solver {
+        if checks {
             let (found, nodes) = self.solved(pos, &budget, &limits);
             solver_nodes += nodes;
             if let Some(mut r) = found {
@@ -523,14 +556,14 @@ impl Engine for Ai {
             }
         }
         let mut root = self.search_deep(pos, &budget, &limits, info, started);
-        if style.solver && self.use_solver && root.score < WIN - MATE_BAND {
+        if checks && root.score < WIN - MATE_BAND {
             // Never walk into a forced connection the solver can see: the
-            // best root move that it cannot refute, within a small share.
-            let check = Self::solver_limits(&budget, &limits, 16);
+            // best root move that it cannot refute, within the share kept.
             for &(mv, v) in root.ranked.iter().take(4) {
-                if budget.exhausted(0) && limits.nodes.is_none() {
+                if whole.exhausted(0) && limits.nodes.is_none() {
                     break;
                 }
+                let check = Self::solver_limits(&whole, &limits, 3, 16);
                 let (lost, nodes) = Self::walks_into(pos, mv, check);
                 solver_nodes += nodes;
                 if !lost {
@@ -713,5 +746,99 @@ mod tests {
         assert_eq!(ai.name(), "punct level 4");
         assert!(ai.set_option("Level", "5").is_err());
         assert!(ai.set_option("Hash", "1").is_err());
+    }
+
+    #[test]
+    fn weaker_levels_vary_from_game_to_game_yet_repeat_with_the_same_seed() {
+        let pos = midgame(4, 8);
+        assert!(!has_winning_move(&pos));
+        for level in [Level::Beginner, Level::Casual] {
+            let mut ai = Ai::new(level, 11);
+            let stop = AtomicBool::new(false);
+            let mut seen = Vec::new();
+            for _ in 0..8 {
+                ai.new_game();
+                let r = ai.search(&pos, &Limits::nodes(30_000), &stop, &mut |_| {});
+                assert!(pos.is_legal(r.best));
+                seen.push(r.best);
+            }
+            seen.sort_by_key(|m| m.to_string());
+            seen.dedup();
+            assert!(seen.len() >= 2, "{level:?} always played {:?}", seen);
+            let a = run(level, &pos, Limits::nodes(30_000));
+            let b = run(level, &pos, Limits::nodes(30_000));
+            assert_eq!(a.best, b.best, "{level:?}: same seed, same game");
+        }
+    }
+
+    #[test]
+    fn weaker_levels_take_a_share_of_the_time() {
+        let pos = midgame(2, 10);
+        let limits = Limits::movetime(1_000);
+        let share = |level| {
+            Ai::new(level, 0)
+                .level_limits(&pos, &limits)
+                .movetime
+                .unwrap()
+                .as_millis()
+        };
+        assert_eq!(share(Level::Beginner), 100);
+        assert_eq!(share(Level::Casual), 250);
+        assert_eq!(share(Level::Club), 500);
+        assert_eq!(share(Level::Strongest), 1_000);
+    }
+
+    #[test]
+    fn multipv_reports_distinct_lines_best_first() {
+        let pos = midgame(6, 16);
+        let mut ai = Ai::new(Level::Strongest, 1);
+        ai.set_option("MultiPV", "3").unwrap();
+        let stop = AtomicBool::new(false);
+        let mut infos = Vec::new();
+        let r = ai.search(&pos, &Limits::depth(2), &stop, &mut |i| {
+            infos.push(i.clone())
+        });
+        let last: Vec<&Info> = infos.iter().filter(|i| i.depth == 2).collect();
+        assert_eq!(
+            last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        assert_eq!(last[0].pv[0], r.best);
+        let firsts: Vec<Move> = last.iter().map(|i| i.pv[0]).collect();
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+        let value = |s: Score| match s {
+            Score::Eval(v) => v,
+            Score::Win(n) => WIN - n as i32,
+            Score::Loss(n) => -WIN + n as i32,
+        };
+        assert!(value(last[0].score) >= value(last[1].score));
+        assert!(value(last[1].score) >= value(last[2].score));
+        assert!(ai.set_option("MultiPV", "0").is_err());
+    }
+
+    #[test]
+    fn a_win_in_two_is_found_proven_and_claimed() {
+        let text = include_str!("../../../../data/puzzles.json");
+        let mut checked = 0;
+        for chunk in text.split("\"kind\": \"win-in-two\"").skip(1).take(4) {
+            let field = |name: &str| {
+                let at = chunk.find(&format!("\"{name}\": ")).unwrap() + name.len() + 4;
+                chunk[at..].to_string()
+            };
+            let position = field("position");
+            let position = &position[1..position[1..].find('"').unwrap() + 1];
+            let solutions = field("solutions");
+            let solutions = &solutions[..solutions.find(']').unwrap()];
+            let pos = Position::from_position_string(position).unwrap();
+            let r = run(Level::Strongest, &pos, Limits::nodes(400_000));
+            assert_eq!(r.score, Score::Win(3), "{position}");
+            assert!(
+                solutions.contains(&format!("\"{}\"", r.best)),
+                "{position}: {} is not among {solutions}",
+                r.best
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 4);
     }
 }

@@ -13,11 +13,7 @@ use punct_core::{footprint, Bitboard, Cell, Move, Position};
 /// from the distance maps) plus where its dots land: on the opponent's
 /// near-shortest chains (blocking), more where they cover an opponent dot,
 /// a little next to our own dots.
-pub(crate) fn ranked_moves(pos: &Position, width: usize, first: Option<Move>) -> Vec<Move> {
-    ranked_and_counted(pos, width, first).0
-}
-
-/// [`ranked_moves`] and the number of legal moves.
+/// And the number of legal moves.
 fn ranked_and_counted(pos: &Position, width: usize, first: Option<Move>) -> (Vec<Move>, usize) {
     let moves = pos.legal_moves();
     let total = moves.len();

@@ -20,7 +20,7 @@
 //! (its parries), so the horizon does not hide a lost race.
 
 use super::eval::{evaluate_ongoing, Weights, MATE_BAND, WIN};
-use super::order::{candidates, ranked_moves};
+use super::order::candidates;
 use crate::paths::distance_and_spread;
 use crate::search::Budget;
 use crate::tactics::{has_winning_move, safe_moves, threatened};
@@ -75,6 +75,8 @@ pub(crate) struct Settings {
     pub(crate) extend_threats: bool,
     /// Try the moves that refuted a sibling first.
     pub(crate) killers: bool,
+    /// Principal variation search: null windows after the first move.
+    pub(crate) pvs: bool,
 }
 
 /// A transposition table's stored form of `v` at `ply`.
@@ -169,7 +171,8 @@ impl<'a> Search<'a> {
                 -WIN - 1
             };
             let undo = scratch.make(mv);
-            let v = -self.negamax(&mut scratch, depth - 1, 1, -WIN - 1, -alpha);
+            let later = best.len() >= exact.max(1);
+            let v = self.child(&mut scratch, depth - 1, 1, alpha, WIN + 1, later);
             scratch.unmake(undo);
             if self.aborted {
                 break;
@@ -211,6 +214,28 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The score of the move just made, for the side that made it, with
+    /// the window (`alpha`, `beta`). After the first move a null window
+    /// tries to show the move is no better first (principal variation
+    /// search), searching again in full only when it is.
+    fn child(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+        later: bool,
+    ) -> i32 {
+        if self.set.pvs && later && beta > alpha + 1 {
+            let v = -self.negamax(pos, depth, ply, -alpha - 1, -alpha);
+            if self.aborted || v <= alpha || v >= beta {
+                return v;
+            }
+        }
+        -self.negamax(pos, depth, ply, -beta, -alpha)
+    }
+
     fn negamax(
         &mut self,
         pos: &mut Position,
@@ -243,10 +268,14 @@ impl<'a> Search<'a> {
         if (mine.0 <= 6 || pos.reserve_total(me) == 1) && has_winning_move(pos) {
             return WIN - ply as i32 - 1;
         }
-        let under_threat = threatened(pos);
         let mut depth = depth;
+        let under_threat = if depth == 0 && !(self.set.extend_threats && ply < MAX_PLY) {
+            false
+        } else {
+            threatened(pos)
+        };
         if depth == 0 {
-            if !(under_threat && self.set.extend_threats && ply < MAX_PLY) {
+            if !under_threat {
                 return evaluate_ongoing(pos, mine, &self.set.weights)
                     + noise(pos, self.set.salt, self.set.noise);
             }
@@ -287,8 +316,7 @@ impl<'a> Search<'a> {
         let mut rest: Option<Vec<Move>> = None;
         let mut parries: Option<Vec<Move>> = None;
         if under_threat {
-            let all = ranked_moves(pos, 0, None);
-            let p = safe_moves(pos, &all, usize::MAX, &mut |_| false);
+            let p = safe_moves(pos, &pos.legal_moves(), usize::MAX, &mut |_| false);
             if p.is_empty() {
                 // Whatever we do, the opponent connects next move.
                 return -(WIN - ply as i32 - 2);
@@ -325,7 +353,7 @@ impl<'a> Search<'a> {
             let mv = moves[i];
             i += 1;
             let undo = pos.make(mv);
-            let v = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
+            let v = self.child(pos, depth - 1, ply + 1, alpha, beta, !searched.is_empty());
             pos.unmake(undo);
             if self.aborted {
                 return 0;
