@@ -269,13 +269,10 @@ impl<'a> Search<'a> {
             return WIN - ply as i32 - 1;
         }
         let mut depth = depth;
-        let under_threat = if depth == 0 && !(self.set.extend_threats && ply < MAX_PLY) {
-            false
-        } else {
-            threatened(pos)
-        };
         if depth == 0 {
-            if !under_threat {
+            // A threatened leaf is searched one ply further (its parries),
+            // with the threat extension on.
+            if !(self.set.extend_threats && ply < MAX_PLY && threatened(pos)) {
                 return evaluate_ongoing(pos, mine, &self.set.weights)
                     + noise(pos, self.set.salt, self.set.noise);
             }
@@ -310,44 +307,24 @@ impl<'a> Search<'a> {
                 moves.insert(at.min(moves.len()), k);
             }
         }
-        // The moves the candidates leave out, searched only if every
-        // candidate loses: under a threat the other parries (every other
-        // move loses at once), else none (and the loss is not proven).
-        let mut rest: Option<Vec<Move>> = None;
-        let mut parries: Option<Vec<Move>> = None;
-        if under_threat {
-            let p = safe_moves(pos, &pos.legal_moves(), usize::MAX, &mut |_| false);
-            if p.is_empty() {
-                // Whatever we do, the opponent connects next move.
-                return -(WIN - ply as i32 - 2);
-            }
-            moves.retain(|m| p.contains(m));
-            if moves.is_empty() {
-                moves.extend(p.iter().take(width));
-            }
-            parries = Some(p);
-        }
+        // Whether every move that does not lose at once has been searched
+        // (or queued): the candidates were all the legal moves, or the
+        // parries of a threat were added when every candidate lost.
+        let mut complete = moves.len() >= legal_count;
         let mut searched: Vec<Move> = Vec::with_capacity(moves.len());
         let mut i = 0;
         loop {
             if i == moves.len() {
-                // Every candidate searched: if all lose, are there others?
-                if !is_lost(best) || rest.is_some() {
+                // Every candidate lost: a candidate that does not parry a
+                // threat loses at once (cheaply found), so only now ask
+                // whether the opponent threatens, and if so search the
+                // other parries, since every other move loses at once.
+                if !is_lost(best) || complete || !threatened(pos) {
                     break;
                 }
-                let others: Vec<Move> = match &parries {
-                    Some(p) => p
-                        .iter()
-                        .copied()
-                        .filter(|m| !searched.contains(m))
-                        .collect(),
-                    None => Vec::new(),
-                };
-                if others.is_empty() {
-                    break;
-                }
-                moves.extend(others.iter().copied());
-                rest = Some(others);
+                complete = true;
+                let parries = safe_moves(pos, &pos.legal_moves(), usize::MAX, &mut |_| false);
+                moves.extend(parries.into_iter().filter(|m| !searched.contains(m)));
                 continue;
             }
             let mv = moves[i];
@@ -371,7 +348,7 @@ impl<'a> Search<'a> {
         }
         // Candidates that all lose prove nothing while other moves were
         // left out.
-        if is_lost(best) && parries.is_none() && searched.len() < legal_count {
+        if is_lost(best) && !complete {
             best = -LIKELY;
         }
         let bound = if best <= alpha0 {
