@@ -88,6 +88,7 @@ pub fn solve(pos: &Position, depth: u32, limits: &SolveLimits) -> Solution {
         tt: HashMap::new(),
         children: HashMap::new(),
         nodes: 0,
+        calls: 0,
         limits: *limits,
         start: Instant::now(),
         aborted: false,
@@ -138,6 +139,8 @@ struct Solver {
     /// ordered).
     children: HashMap<u64, Children>,
     nodes: u64,
+    /// Budget checks so far.
+    calls: u64,
     limits: SolveLimits,
     start: Instant,
     aborted: bool,
@@ -150,9 +153,12 @@ fn key(pos: &Position, left: u32) -> u64 {
 
 impl Solver {
     fn out_of_budget(&mut self) -> bool {
+        // The clock is read every 64 calls: between two nodes a node's
+        // expansion may call this thousands of times.
+        self.calls += 1;
         if !self.aborted
             && (self.nodes >= self.limits.nodes
-                || (self.nodes % 256 == 0
+                || (self.calls % 64 == 0
                     && self.limits.time.is_some_and(|t| self.start.elapsed() >= t)))
         {
             self.aborted = true;
