@@ -10,6 +10,8 @@ mod puzzles_cmd;
 mod render;
 mod serve_cmd;
 mod solve_cmd;
+mod suite_cmd;
+mod tune_cmd;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use punct_core::{parse_moves, Game, Position, Record, Variant};
@@ -81,6 +83,10 @@ enum Command {
     Puzzles(puzzles_cmd::PuzzlesArgs),
     /// Prove a forced win (connection) for the side to move by threat moves
     Solve(solve_cmd::SolveArgs),
+    /// Run an engine on tactical suite files: positions solved, forced wins claimed and verified
+    Suite(suite_cmd::SuiteArgs),
+    /// Fit the evaluation's weights to self-play results (docs/TUNING.md)
+    Tune(Box<tune_cmd::TuneArgs>),
     /// Run the game server: play in the browser at http://127.0.0.1:8080
     Serve(Box<serve_cmd::ServeArgs>),
     /// List the built-in engines and levels
@@ -318,6 +324,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Match(args) => match_cmd::run(args)?,
         Command::Puzzles(args) => puzzles_cmd::run(args)?,
         Command::Solve(args) => solve_cmd::run(args)?,
+        Command::Suite(args) => suite_cmd::run(args)?,
+        Command::Tune(args) => tune_cmd::run(*args)?,
         Command::Serve(args) => serve_cmd::run(*args)?,
         Command::Engines => {
             let out: String = punct_engine::ENGINES

@@ -15,6 +15,7 @@
 mod ai;
 mod boardspace;
 mod eval;
+pub mod features;
 #[cfg(test)]
 mod fixtures;
 pub mod paths;
@@ -22,6 +23,7 @@ pub mod puzzle;
 mod search;
 mod simple;
 pub mod solver;
+pub mod suite;
 pub mod tactics;
 mod uct;
 
