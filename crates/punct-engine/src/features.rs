@@ -11,7 +11,7 @@
 use punct_core::{Bitboard, Edge, Position, Side};
 
 /// How many features there are.
-pub const COUNT: usize = 27;
+pub const COUNT: usize = 29;
 
 /// The features' names, as the weights file writes them.
 pub const NAMES: [&str; COUNT] = [
@@ -42,6 +42,8 @@ pub const NAMES: [&str; COUNT] = [
     "central_end",
     "central_last",
     "lead_hinge",
+    "race_middle",
+    "race_late",
 ];
 
 /// Indices into the feature list.
@@ -66,6 +68,10 @@ pub mod index {
     /// (see [`super::phase`]).
     pub const CENTRAL: usize = 21;
     pub const LEAD_HINGE: usize = 26;
+    /// The best chains' difference (opponent's minus mover's) again in the
+    /// middle phase and in the late and end phases: a lead in the race
+    /// counts for more as the game runs out.
+    pub const RACE: usize = 27;
 }
 
 /// Phases of the game by the smaller reserve: early (9 or more pieces
@@ -169,7 +175,11 @@ pub fn extract_with(pos: &Position, mover: Mover, needs: Needs) -> [i32; COUNT] 
     f[RESERVE] = rm as i32;
     f[RESERVE + 1] = rt as i32;
     let centre = pos.central_count(me) as i32 - pos.central_count(them) as i32;
-    f[CENTRAL + phase(rm.min(rt))] = centre;
+    let ph = phase(rm.min(rt));
+    f[CENTRAL + ph] = centre;
+    if ph > 0 {
+        f[RACE + (ph - 1).min(1)] = theirs.best as i32 - mine.best as i32;
+    }
     if rt == 1 {
         f[CENTRAL + 4] = centre;
     }
