@@ -78,6 +78,24 @@ impl LiveGame {
     }
 
     /// Undoes the pointer to a rematch that could not be stored.
+    /// Takes back the pointer `rematch` just set, until the new game is
+    /// stored: pages follow it as soon as they see it.
+    pub fn hold_rematch(&mut self, id: &str) {
+        if self.row.rematch.as_deref() == Some(id) {
+            self.row.rematch = None;
+        }
+    }
+
+    /// Points to the stored rematch `id`; a failure to store it instead
+    /// says so.
+    pub fn point_to_rematch(&mut self, id: Option<&str>) {
+        match id {
+            Some(id) => self.row.rematch = Some(id.to_string()),
+            None => self.notice = Some(Notice::REMATCH_FAILED),
+        }
+        self.changed();
+    }
+
     pub fn forget_rematch(&mut self, id: &str) {
         if self.row.rematch.as_deref() == Some(id) {
             self.row.rematch = None;

@@ -836,23 +836,26 @@ pub(crate) async fn post_rematch(
 ) -> Result<Response, ApiError> {
     let new_id = new_token(&app, 10);
     let mut new_row = None;
-    let changed = app
+    let mut changed = app
         .change_by(client, &id, |g| {
             new_row = g.rematch(&req.token, &req.action, &new_id)?;
+            // Pages follow `rematch` as soon as they see it: it is named
+            // only once the new game is stored (below).
+            if new_row.is_some() {
+                g.hold_rematch(&new_id);
+            }
             Ok(())
         })
         .await?;
     if let Some(row) = new_row {
-        if let Err(e) = app.add_rematch(row, client).await {
-            // The new game is not there: the old one must not point to it.
-            let _ = app
-                .change(&id, |g| {
-                    g.forget_rematch(&new_id);
-                    Ok(())
-                })
-                .await;
-            return Err(e);
-        }
+        let stored = app.add_rematch(row, client).await;
+        changed = app
+            .change(&id, |g| {
+                g.point_to_rematch(stored.is_ok().then_some(new_id.as_str()));
+                Ok(())
+            })
+            .await?;
+        stored?;
     }
     Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }
