@@ -24,7 +24,7 @@
 //! cells ([`reach_cells`]) are found with a few bitboard floods; most
 //! positions have none, and then only the central-count ending can win.
 
-use crate::tactics::target_cells;
+use crate::tactics::{first_win_among, target_cells, wins_at_once};
 use punct_core::{footprint, Bitboard, Cell, Edge, Kind, Move, Position, Side, Status, Variant};
 use std::fmt;
 use std::str::FromStr;
@@ -272,25 +272,17 @@ fn wins(pos: &mut Position, all: bool, hints: &[Move]) -> Vec<Move> {
         return found;
     }
     let me = pos.side_to_move();
-    let wins_now = |pos: &mut Position, mv: Move| {
-        let undo = pos.make(mv);
-        let won = pos.status() == Status::Won(me);
-        pos.unmake(undo);
-        won
-    };
     if !all {
-        for &h in hints {
-            if pos.is_legal(h) && wins_now(pos, h) {
-                found.push(h);
-                return found;
-            }
+        if let Some(h) = first_win_among(pos, hints) {
+            found.push(h);
+            return found;
         }
     }
     if pos.passes() > 0 {
         // The opponent just passed, so a pass of ours (legal only without
         // other moves) would end the game on the count. Rare: try all.
         for mv in pos.legal_moves() {
-            if wins_now(pos, mv) {
+            if wins_at_once(pos, mv) {
                 found.push(mv);
                 if !all {
                     return found;

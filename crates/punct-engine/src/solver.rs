@@ -28,7 +28,7 @@
 
 use crate::paths::{ChainMaps, Costs};
 use crate::puzzle;
-use crate::tactics::target_cells;
+use crate::tactics::{first_win_among, target_cells};
 use punct_core::{footprint, Bitboard, Move, Position, Side, Status};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -225,21 +225,6 @@ impl Solver {
         puzzle::null_move(after).is_some_and(|n| puzzle::has_winning_move(&n))
     }
 
-    /// Whether one of `threats` (winning moves before the defender's reply)
-    /// is still legal and still wins for the side to move in `pos`.
-    fn still_wins(pos: &mut Position, threats: &[Move]) -> bool {
-        let me = pos.side_to_move();
-        threats.iter().any(|&t| {
-            if !pos.is_legal(t) {
-                return false;
-            }
-            let undo = pos.make(t);
-            let won = pos.status() == Status::Won(me);
-            pos.unmake(undo);
-            won
-        })
-    }
-
     /// Generates (once) the children of an undecided node. Returns `None`
     /// when generation itself decided the node (stored in the table).
     fn expand(&mut self, pos: &mut Position, k: u64, left: u32) -> Option<Children> {
@@ -311,7 +296,7 @@ impl Solver {
                 let undo = pos.make(mv);
                 // Most replies leave one of the threats standing: the
                 // attacker wins at once there, no need to look further.
-                if !pos.status().is_over() && Self::still_wins(pos, &threats) {
+                if !pos.status().is_over() && first_win_among(pos, &threats).is_some() {
                     pos.unmake(undo);
                     continue;
                 }

@@ -34,7 +34,7 @@
 
 use crate::puzzle;
 use crate::search::{Score, SearchResult};
-use crate::tactics::target_cells;
+use crate::tactics::{first_win_among, target_cells};
 use punct_core::{Move, Position, Side, Status};
 use std::fmt;
 
@@ -327,19 +327,11 @@ fn after_status(p: &Position, me: Side) -> After {
 impl Checker<'_> {
     /// Whether the side to move in `p` (ongoing) can win at once; exact.
     fn wins_at_once(&mut self, p: &mut Position) -> bool {
-        let me = p.side_to_move();
-        for i in 0..self.hints.len() {
-            let h = self.hints[i];
-            if p.is_legal(h) {
-                let undo = p.make(h);
-                let won = p.status() == Status::Won(me);
-                p.unmake(undo);
-                if won {
-                    self.hints.remove(i);
-                    self.hints.insert(0, h);
-                    return true;
-                }
-            }
+        if let Some(h) = first_win_among(p, &self.hints) {
+            // The win found goes first next time.
+            self.hints.retain(|&m| m != h);
+            self.hints.insert(0, h);
+            return true;
         }
         if !puzzle::has_winning_move(p) {
             return false;

@@ -57,12 +57,28 @@ pub fn winning_moves(pos: &Position) -> Vec<Move> {
             if !useful {
                 return false;
             }
-            let undo = scratch.make(mv);
-            let won = scratch.status() == Status::Won(side);
-            scratch.unmake(undo);
-            won
+            wins_at_once(&mut scratch, mv)
         })
         .collect()
+}
+
+/// Whether `mv`, legal in `pos`, wins at once for the side to move.
+pub fn wins_at_once(pos: &mut Position, mv: Move) -> bool {
+    let me = pos.side_to_move();
+    let undo = pos.make(mv);
+    let won = pos.status() == Status::Won(me);
+    pos.unmake(undo);
+    won
+}
+
+/// The first of `tries` (any of them may be illegal in `pos`) that wins at
+/// once for the side to move: a cheap look before a full search, since a
+/// win found earlier often still stands.
+pub fn first_win_among(pos: &mut Position, tries: &[Move]) -> Option<Move> {
+    tries
+        .iter()
+        .copied()
+        .find(|&t| pos.is_legal(t) && wins_at_once(pos, t))
 }
 
 /// Whether the side to move has a move that wins at once.
@@ -188,18 +204,7 @@ fn is_safe_against(pos: &Position, mv: Move, threats: &[Move]) -> bool {
     if after.status().is_over() {
         return true;
     }
-    let them = after.side_to_move();
-    for &t in threats {
-        if after.is_legal(t) {
-            let undo = after.make(t);
-            let won = after.status() == Status::Won(them);
-            after.unmake(undo);
-            if won {
-                return false;
-            }
-        }
-    }
-    !has_winning_move(&after)
+    first_win_among(&mut after, threats).is_none() && !has_winning_move(&after)
 }
 
 /// Whether `mv` leaves the opponent without an immediate win (a move that
