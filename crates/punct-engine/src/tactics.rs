@@ -2,7 +2,7 @@
 //! opponent no immediate win.
 
 use crate::paths::{corridor_within, Costs};
-use punct_core::{footprint, Bitboard, Cell, Move, Position, Status};
+use punct_core::{footprint, Bitboard, Cell, Move, Position, Side, Status};
 
 /// The three cells a move puts its piece on, its PÜNCT's first (`None` for
 /// a pass, a relocation from an empty cell, or a dot off the board).
@@ -201,18 +201,30 @@ pub fn safe_moves(
 fn is_safe_against(pos: &Position, mv: Move, threats: &[Move]) -> bool {
     let mut after = pos.clone();
     after.make(mv);
-    if after.status().is_over() {
-        return true;
+    match ends_well(&after, pos.side_to_move()) {
+        Some(ok) => ok,
+        None => first_win_among(&mut after, threats).is_none() && !has_winning_move(&after),
     }
-    first_win_among(&mut after, threats).is_none() && !has_winning_move(&after)
+}
+
+/// Whether a game that `mover`'s move just ended ended well for them (won
+/// or drawn; `None` while it goes on). A relocation can uncover the
+/// opponent's dots and complete their chain: such a move loses at once and
+/// is never safe.
+fn ends_well(after: &Position, mover: Side) -> Option<bool> {
+    match after.status() {
+        Status::Ongoing => None,
+        Status::Won(s) => Some(s == mover),
+        Status::Draw => Some(true),
+    }
 }
 
 /// Whether `mv` leaves the opponent without an immediate win (a move that
-/// wins outright is safe).
+/// wins outright is safe, one that hands the opponent the game is not).
 pub fn is_safe(pos: &Position, mv: Move) -> bool {
     let mut after = pos.clone();
     after.make(mv);
-    after.status().is_over() || !has_winning_move(&after)
+    ends_well(&after, pos.side_to_move()).unwrap_or_else(|| !has_winning_move(&after))
 }
 
 #[cfg(test)]
@@ -319,6 +331,34 @@ mod tests {
         });
         assert!(got.is_empty());
         assert_eq!(asked, 11);
+    }
+
+    /// White to move, Black threatens to connect; lifting White's top
+    /// piece off L6 uncovers a black dot and completes Black's chain.
+    const UNCOVERS: &str = "standard:w:0:wR@D11/1,wE@H13/2,bT@H15/1,bE@I12/4,wC@I16/2,bE@J3/1,wM@J10/2,wM@J15/4,wC@L6/0,bC@L15/0,bE@L17/2,bL@M5/1,bC@M7/0,wL@M9/2,bR@M11/5,bE@N11/0,bT@N14/1,bT@O8/1,bM@O12/5,bM@P9/3,bR@G14/2^1,wR@J15/0^1,bL@J17/1^1,wL@L6/5^1,wT@L7/4^1,wE@J15/1^2";
+
+    #[test]
+    fn a_move_that_hands_the_opponent_the_game_is_not_safe() {
+        let pos = Position::from_position_string(UNCOVERS).unwrap();
+        let lift: Move = "L6-L9/3".parse().unwrap();
+        let mut after = pos.clone();
+        after.make(lift);
+        assert_eq!(after.status(), Status::Won(Side::Black));
+        assert!(!is_safe(&pos, lift));
+        let legal = pos.legal_moves();
+        let safe = safe_moves(&pos, &legal, usize::MAX, &mut |_| false);
+        for m in &safe {
+            let mut p = pos.clone();
+            p.make(*m);
+            assert_ne!(p.status(), Status::Won(Side::Black), "{m} called safe");
+        }
+        // Exactly the moves `is_safe` accepts, checked one by one.
+        let exact: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|&m| is_safe(&pos, m))
+            .collect();
+        assert_eq!(safe, exact);
     }
 
     #[test]

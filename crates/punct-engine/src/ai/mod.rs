@@ -329,8 +329,10 @@ impl Ai {
         let mut complete = !gave_up && (roots.len() < root_width || in_order.len() <= root_width);
         if roots.is_empty() {
             // Every move allows a win: play on with the best-looking ones.
+            // Unless the check gave up, every move was checked, so the
+            // loss is proven whichever of them are searched.
             roots = in_order.iter().copied().take(root_width).collect();
-            complete = !gave_up && in_order.len() <= root_width;
+            complete = !gave_up && style.safety;
         }
         let lines = self.multipv.clamp(1, roots.len());
         let mut best = (roots[0], evaluate_with(pos, &self.weights), 0u32);
