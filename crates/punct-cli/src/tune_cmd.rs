@@ -14,7 +14,7 @@ use std::time::Instant;
 
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
-    punct tune --games 4000 --nodes 4000 --seed 1 --threads 2 --save-data games.txt \\\n      \
+    punct tune --games 4000 --nodes 1000 --seed 1 --threads 2 --save-data games.txt \\\n      \
     --out crates/punct-engine/data/eval_weights.txt\n  \
     punct tune --data games.txt --lambda 1e-3 --out weights.txt\n\n\
     See docs/TUNING.md.")]
@@ -27,7 +27,7 @@ pub struct TuneArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     first_game: usize,
     /// Nodes per move in the self-play games
-    #[arg(long, value_name = "N", default_value_t = 4000)]
+    #[arg(long, value_name = "N", default_value_t = 1000)]
     nodes: u64,
     /// Seed of the openings and random plies (same seed, same games)
     #[arg(long, default_value_t = 1)]

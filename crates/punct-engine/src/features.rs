@@ -377,6 +377,28 @@ mod tests {
     }
 
     #[test]
+    fn phase_features_sit_in_the_phase_of_the_smaller_reserve() {
+        for pos in random_positions(4) {
+            let f = extract(&pos);
+            let me = pos.side_to_move();
+            let (rm, rt) = (pos.reserve_total(me), pos.reserve_total(me.opponent()));
+            let ph = phase(rm.min(rt) as u32);
+            let centre = pos.central_count(me) as i32 - pos.central_count(me.opponent()) as i32;
+            for p in 0..4 {
+                assert_eq!(f[index::CENTRAL + p], if p == ph { centre } else { 0 });
+            }
+            assert_eq!(f[index::CENTRAL + 4], if rt == 1 { centre } else { 0 });
+            let race = f[index::OPPONENT_CHAINS] - f[index::MOVER_CHAINS];
+            let want = match ph {
+                0 => [0, 0],
+                1 => [race, 0],
+                _ => [0, race],
+            };
+            assert_eq!(f[index::RACE..index::RACE + 2], want);
+        }
+    }
+
+    #[test]
     fn names_are_distinct_words() {
         let mut seen = std::collections::HashSet::new();
         for n in NAMES {
