@@ -268,6 +268,11 @@ impl<'a> Budget<'a> {
         }
     }
 
+    /// The stop flag, for a search within the search (the solver).
+    pub fn stop_flag(&self) -> &'a AtomicBool {
+        self.stop
+    }
+
     /// The deadline, if time limits the search.
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline

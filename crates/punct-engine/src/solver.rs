@@ -31,6 +31,7 @@ use crate::puzzle;
 use crate::tactics::{first_win_among, target_cells};
 use punct_core::{footprint, Bitboard, Move, Position, Side, Status};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Proof and disproof numbers at or above this are infinite.
@@ -83,7 +84,19 @@ pub struct Solution {
 
 /// Solves `pos` for the side to move within `depth` of its moves.
 pub fn solve(pos: &Position, depth: u32, limits: &SolveLimits) -> Solution {
+    solve_until(pos, depth, limits, &AtomicBool::new(false))
+}
+
+/// [`solve`], ending early (`Outcome::Unknown`) once `stop` is set, from
+/// another thread: an analysis whose asker has gone, a search told to stop.
+pub fn solve_until(
+    pos: &Position,
+    depth: u32,
+    limits: &SolveLimits,
+    stop: &AtomicBool,
+) -> Solution {
     let mut s = Solver {
+        stop,
         attacker: pos.side_to_move(),
         tt: HashMap::new(),
         children: HashMap::new(),
@@ -131,7 +144,8 @@ pub fn solve(pos: &Position, depth: u32, limits: &SolveLimits) -> Solution {
 /// Child moves with their table keys.
 type Children = Vec<(Move, u64)>;
 
-struct Solver {
+struct Solver<'a> {
+    stop: &'a AtomicBool,
     attacker: Side,
     /// (proof, disproof) numbers by [`key`].
     tt: HashMap<u64, (u32, u32)>,
@@ -151,15 +165,16 @@ fn key(pos: &Position, left: u32) -> u64 {
     pos.hash() ^ (u64::from(left) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-impl Solver {
+impl Solver<'_> {
     fn out_of_budget(&mut self) -> bool {
-        // The clock is read every 64 calls: between two nodes a node's
-        // expansion may call this thousands of times.
+        // The clock and the stop flag are read every 64 calls: between two
+        // nodes a node's expansion may call this thousands of times.
         self.calls += 1;
         if !self.aborted
             && (self.nodes >= self.limits.nodes
                 || (self.calls % 64 == 0
-                    && self.limits.time.is_some_and(|t| self.start.elapsed() >= t)))
+                    && (self.stop.load(Ordering::Relaxed)
+                        || self.limits.time.is_some_and(|t| self.start.elapsed() >= t))))
         {
             self.aborted = true;
         }
@@ -573,6 +588,17 @@ mod tests {
         );
         assert_eq!(s.outcome, Outcome::Unknown);
         assert!(s.nodes <= 11);
+    }
+
+    #[test]
+    fn a_stop_flag_ends_the_solve() {
+        let (_, pos, _) = shipped("win-in-two").remove(0);
+        let unlimited = solve(&pos, 2, &limits());
+        assert!(matches!(unlimited.outcome, Outcome::Proven { .. }));
+        let stop = AtomicBool::new(true);
+        let s = solve_until(&pos, 2, &limits(), &stop);
+        assert_eq!(s.outcome, Outcome::Unknown);
+        assert!(s.nodes < unlimited.nodes, "{} nodes", s.nodes);
     }
 
     #[test]

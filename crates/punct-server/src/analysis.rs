@@ -271,8 +271,8 @@ fn lines_of(result: &SearchResult, reports: &[Option<Info>]) -> Vec<Line> {
 /// The whole analysis on the AI worker's thread: the solver's verdicts
 /// first (each within its share of `movetime`), then the strongest level's
 /// multi-PV search for the time left. Holds the worker `permit` until done,
-/// even if the asker has gone (its `stop` ends the search at once and skips
-/// what has not started). `None`: the thread failed.
+/// even if the asker has gone (its `stop` ends the solver and the search
+/// at once and skips what has not started). `None`: the thread failed.
 async fn analyse_on_worker(
     permit: Permit,
     pos: Position,
@@ -287,12 +287,12 @@ async fn analyse_on_worker(
         let own = if stopped() {
             verdict::Verdict::skipped(&pos, pos.side_to_move())
         } else {
-            verdict::Verdict::own(&pos, share(OWN_SHARE))
+            verdict::Verdict::own(&pos, share(OWN_SHARE), &stop)
         };
         let threat = if stopped() {
             verdict::Verdict::skipped(&pos, pos.side_to_move().opponent())
         } else {
-            verdict::Verdict::threat(&pos, share(THREAT_SHARE))
+            verdict::Verdict::threat(&pos, share(THREAT_SHARE), &stop)
         };
         let left = total
             .saturating_sub(started.elapsed())

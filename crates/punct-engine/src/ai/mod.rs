@@ -273,7 +273,8 @@ impl Ai {
         if !within_reach(pos, pos.side_to_move()) {
             return (None, 0);
         }
-        let s = solver::solve(pos, 2, &Self::solver_limits(budget, limits, 8, 8));
+        let limits = Self::solver_limits(budget, limits, 8, 8);
+        let s = solver::solve_until(pos, 2, &limits, budget.stop_flag());
         match s.outcome {
             Outcome::Proven { line } if !line.is_empty() => {
                 let plies = 2 * s.depth - 1;
@@ -286,13 +287,13 @@ impl Ai {
 
     /// Whether the solver proves that the opponent connects by force after
     /// `mv` (walking into a forced connection).
-    fn walks_into(pos: &Position, mv: Move, limits: SolveLimits) -> (bool, u64) {
+    fn walks_into(pos: &Position, mv: Move, limits: SolveLimits, stop: &AtomicBool) -> (bool, u64) {
         let mut after = pos.clone();
         after.make(mv);
         if after.status().is_over() || !within_reach(&after, after.side_to_move()) {
             return (false, 0);
         }
-        let s = solver::solve(&after, 2, &limits);
+        let s = solver::solve_until(&after, 2, &limits, stop);
         (matches!(s.outcome, Outcome::Proven { .. }), s.nodes)
     }
 
@@ -566,7 +567,7 @@ impl Engine for Ai {
                     break;
                 }
                 let check = Self::solver_limits(&whole, &limits, 3, 16);
-                let (lost, nodes) = Self::walks_into(pos, mv, check);
+                let (lost, nodes) = Self::walks_into(pos, mv, check, stop);
                 solver_nodes += nodes;
                 if !lost {
                     if mv != root.best {

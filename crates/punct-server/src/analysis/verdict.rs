@@ -4,8 +4,9 @@
 
 use punct_core::{Move, Position, Side};
 use punct_engine::puzzle::null_move;
-use punct_engine::solver::{solve, Outcome, Solution, SolveLimits};
+use punct_engine::solver::{solve_until, Outcome, Solution, SolveLimits};
 use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// The most moves of the attacker the solver looks for a forced win in.
@@ -24,10 +25,10 @@ pub(crate) struct Verdict {
 }
 
 impl Verdict {
-    /// Solves `pos` for the side to move within `time`.
-    pub(crate) fn own(pos: &Position, time: Duration) -> Verdict {
+    /// Solves `pos` for the side to move within `time`, or until `stop`.
+    pub(crate) fn own(pos: &Position, time: Duration, stop: &AtomicBool) -> Verdict {
         Verdict {
-            solution: Some(solve(pos, DEPTH, &limits(time))),
+            solution: Some(solve_until(pos, DEPTH, &limits(time), stop)),
             side: pos.side_to_move(),
             from: pos.clone(),
         }
@@ -36,11 +37,11 @@ impl Verdict {
     /// What the opponent of the side to move threatens: `pos` solved as if
     /// the side to move passed. A position where passing the turn ends the
     /// game has no threat to tell of ("none").
-    pub(crate) fn threat(pos: &Position, time: Duration) -> Verdict {
+    pub(crate) fn threat(pos: &Position, time: Duration, stop: &AtomicBool) -> Verdict {
         let side = pos.side_to_move().opponent();
         match null_move(pos) {
             Some(null) => Verdict {
-                solution: Some(solve(&null, DEPTH, &limits(time))),
+                solution: Some(solve_until(&null, DEPTH, &limits(time), stop)),
                 side,
                 from: null,
             },
