@@ -353,6 +353,35 @@ fn external_punct_engines_play_whole_games() {
 }
 
 #[test]
+fn time_odds_are_recorded_with_the_games() {
+    let file = temp_dir("odds").join("games.pgn");
+    let o = punct(&[
+        "match",
+        "--engine1",
+        "random",
+        "--engine2",
+        "random",
+        "--name2",
+        "slow",
+        "--games",
+        "2",
+        "--movetime",
+        "5",
+        "--movetime2",
+        "20",
+        "--records",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let recs = records(&std::fs::read_to_string(&file).unwrap());
+    assert_eq!(recs.len(), 2);
+    for rec in &recs {
+        assert_eq!(rec.tag("TimeControl"), Some("movetime 5 ms, slow 20 ms"));
+    }
+    cleanup("odds");
+}
+
+#[test]
 fn adjudication_draws_long_games() {
     let file = temp_dir("adjudicate").join("games.pgn");
     let o = punct(&[
@@ -515,6 +544,30 @@ fn bad_arguments_exit_with_code_2_and_a_message() {
                 "elo0=5,elo1=0",
             ],
             "elo0 (5) must be below elo1 (0)",
+        ),
+        (
+            vec![
+                "--engine1",
+                "random",
+                "--engine2",
+                "random",
+                "--movetime2",
+                "0",
+            ],
+            "--movetime2 must be 1 to 3600000 ms",
+        ),
+        (
+            vec![
+                "--engine1",
+                "random",
+                "--engine2",
+                "random",
+                "--nodes",
+                "10",
+                "--movetime2",
+                "50",
+            ],
+            "cannot be used with",
         ),
         (
             vec![

@@ -40,6 +40,9 @@ pub struct Settings {
     /// Extra time a move may take beyond its limit (the whole allowance
     /// with `Nodes`).
     pub grace: Duration,
+    /// Time odds: this side's time per move instead of `time`'s (with
+    /// `MoveTime` only; `--movetime2` gives engine 2 its own).
+    pub odds: Option<(Side, Duration)>,
     /// A game reaching this many plies (opening included) is a draw.
     pub adjudicate: usize,
 }
@@ -172,13 +175,19 @@ pub fn play(
         }
         let side = game.position().side_to_move();
         let (limits, hard_limit) = match settings.time {
-            TimeControl::MoveTime(t) => (
-                Limits {
-                    movetime: Some(t),
-                    ..Limits::default()
-                },
-                t + settings.grace,
-            ),
+            TimeControl::MoveTime(t) => {
+                let t = match settings.odds {
+                    Some((s, own)) if s == side => own,
+                    _ => t,
+                };
+                (
+                    Limits {
+                        movetime: Some(t),
+                        ..Limits::default()
+                    },
+                    t + settings.grace,
+                )
+            }
             TimeControl::Nodes(n) => (Limits::nodes(n), settings.grace),
             TimeControl::Clock { .. } => {
                 let c = clock.expect("a clock");
@@ -239,5 +248,46 @@ pub fn rules_reason(game: &Game) -> &'static str {
         Status::Won(_) => "central majority",
         Status::Draw => "draw by the rules",
         Status::Ongoing => "unfinished",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays the first legal move and remembers the time it was given.
+    struct Recorder(Vec<Option<Duration>>);
+
+    impl Contestant for Recorder {
+        fn new_game(&mut self, _: Variant) -> Result<(), Fault> {
+            Ok(())
+        }
+        fn go(&mut self, game: &Game, request: &Request) -> Result<(Move, Duration), Fault> {
+            self.0.push(request.limits.movetime);
+            let mv = game.position().legal_moves()[0];
+            Ok((mv, Duration::ZERO))
+        }
+    }
+
+    #[test]
+    fn time_odds_give_one_side_its_own_time_per_move() {
+        let settings = Settings {
+            variant: Variant::Standard,
+            time: TimeControl::MoveTime(Duration::from_millis(100)),
+            grace: Duration::from_millis(1000),
+            odds: Some((Side::Black, Duration::from_millis(700))),
+            adjudicate: 12,
+        };
+        let (mut white, mut black) = (Recorder(Vec::new()), Recorder(Vec::new()));
+        let played = play(
+            &settings,
+            &[],
+            &mut white,
+            &mut black,
+            &AtomicBool::new(false),
+        );
+        assert!(played.is_some());
+        assert_eq!(white.0, vec![Some(Duration::from_millis(100)); 6]);
+        assert_eq!(black.0, vec![Some(Duration::from_millis(700)); 6]);
     }
 }

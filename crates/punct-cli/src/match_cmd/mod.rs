@@ -92,6 +92,10 @@ struct Flags {
     /// Time per move in milliseconds [default: 100 unless --tc or --nodes]
     #[arg(long, value_name = "MS", conflicts_with_all = ["tc", "nodes"])]
     movetime: Option<u64>,
+    /// Time odds: engine 2's time per move in milliseconds (engine 1 keeps
+    /// --movetime's), e.g. to measure what thinking longer gains
+    #[arg(long, value_name = "MS", conflicts_with_all = ["tc", "nodes"])]
+    movetime2: Option<u64>,
     /// A clock per side: BASE+INC in seconds, e.g. 10+0.1; running out loses
     #[arg(long, value_name = "BASE+INC", conflicts_with = "nodes")]
     tc: Option<String>,
@@ -135,6 +139,8 @@ struct Entrant {
 struct Plan {
     engines: [Entrant; 2],
     settings: Settings,
+    /// Engine 2's time per move, when it has its own (--movetime2).
+    movetime2: Option<Duration>,
     openings: Vec<Opening>,
     /// Opening index for pair k: `order[k % len]`.
     order: Vec<usize>,
@@ -319,8 +325,19 @@ fn worker(plan: &Plan, tx: mpsc::Sender<Option<Finished>>) {
         let p1 = s1.for_game(game_seed(plan.seed, index, 0));
         let p2 = s2.for_game(game_seed(plan.seed, index, 1));
         let (white, black) = if engine1_white { (p1, p2) } else { (p2, p1) };
+        let settings = Settings {
+            odds: plan.movetime2.map(|t| {
+                let side = if engine1_white {
+                    Side::Black
+                } else {
+                    Side::White
+                };
+                (side, t)
+            }),
+            ..plan.settings
+        };
         let played = game::play(
-            &plan.settings,
+            &settings,
             &plan.openings[opening].moves,
             white,
             black,
@@ -493,6 +510,12 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         }
         TimeControl::MoveTime(Duration::from_millis(ms))
     };
+    let movetime2 = match args.movetime2 {
+        Some(ms) if ms == 0 || ms > 3_600_000 => {
+            return Err(bad_input("--movetime2 must be 1 to 3600000 ms"))
+        }
+        ms => ms.map(Duration::from_millis),
+    };
     let grace = Duration::from_millis(args.grace.unwrap_or(match time {
         TimeControl::MoveTime(_) => 1000,
         TimeControl::Clock { .. } => 0,
@@ -560,8 +583,10 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
             variant,
             time,
             grace,
+            odds: None,
             adjudicate: args.adjudicate as usize,
         },
+        movetime2,
         openings: opening_list,
         order,
         games,
@@ -585,7 +610,10 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
     };
     let digits = games.to_string().len().max(4);
     let date = date::today();
-    let tc_tag = time.tag();
+    let tc_tag = match plan.movetime2 {
+        Some(t) => format!("{}, {} {} ms", time.tag(), names[1], t.as_millis()),
+        None => time.tag(),
+    };
     let mut totals = Totals::default();
     let mut verdict = Verdict::Continue;
     let mut llr = 0.0;
