@@ -51,19 +51,19 @@ pub trait Player {
 pub const ENGINES: &[(&str, &str)] = &[
     (
         "level1",
-        "beginner: looks one move ahead and picks among its five favourites; misses threats",
+        "beginner: looks one move ahead with a rough judgement; takes wins, misses threats",
     ),
     (
         "level2",
-        "casual: looks one move ahead, always takes a win and blocks an immediate threat",
+        "casual: looks two plies ahead with a rough judgement; blocks immediate threats",
     ),
     (
         "level3",
-        "club: searches two plies over its 16 most promising moves, with tactics",
+        "club: searches four plies over its best candidates, judging a little roughly",
     ),
     (
         "level4",
-        "strongest: deepening alpha-beta over pruned candidates with a transposition table",
+        "strongest: deepening alpha-beta with a transposition table and a connection solver, using all its time",
     ),
     ("random", "a uniformly random legal move (baseline)"),
     (
@@ -96,5 +96,19 @@ pub fn new_engine(name: &str, seed: u64) -> Result<Box<dyn Engine>, String> {
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engine_list_describes_each_level_as_the_level_does() {
+        for level in Level::ALL {
+            let name = format!("level{}", level as u32);
+            let (_, text) = ENGINES.iter().find(|(n, _)| *n == name).unwrap();
+            assert!(text.ends_with(level.description()), "{name}: {text}");
+        }
     }
 }

@@ -89,7 +89,7 @@ impl Level {
                 "looks one move ahead with a rough judgement; takes wins, misses threats"
             }
             Level::Casual => {
-                "looks two moves ahead with a rough judgement; blocks immediate threats"
+                "looks two plies ahead with a rough judgement; blocks immediate threats"
             }
             Level::Club => "searches four plies over its best candidates, judging a little roughly",
             Level::Strongest => {
