@@ -586,7 +586,8 @@ impl Engine for Ai {
             root.nodes + solver_nodes,
             root.pv,
         );
-        if root.depth <= 1 {
+        // No iteration finished, so none reported: report the result.
+        if root.depth == 0 {
             report(&r, info);
         }
         r
