@@ -59,7 +59,7 @@ pub const ENGINES: &[(&str, &str)] = &[
     ),
     (
         "level3",
-        "club: searches four plies over its best candidates, judging a little roughly",
+        "club: searches three plies over its best candidates, judging a little roughly",
     ),
     (
         "level4",

@@ -91,7 +91,7 @@ impl Level {
             Level::Casual => {
                 "looks two plies ahead with a rough judgement; blocks immediate threats"
             }
-            Level::Club => "searches four plies over its best candidates, judging a little roughly",
+            Level::Club => "searches three plies over its best candidates, judging a little roughly",
             Level::Strongest => {
                 "deepening alpha-beta with a transposition table and a connection solver, using all its time"
             }
@@ -128,12 +128,12 @@ impl Level {
             },
             Level::Club => Style {
                 shape: Shape {
-                    max_depth: 4,
+                    max_depth: 3,
                     root_width: 16,
                     inner_width: 8,
                 },
-                noise: 25,
-                time_share: 50,
+                noise: 40,
+                time_share: 40,
                 safety: true,
                 solver: false,
             },
@@ -788,7 +788,7 @@ mod tests {
         };
         assert_eq!(share(Level::Beginner), 100);
         assert_eq!(share(Level::Casual), 250);
-        assert_eq!(share(Level::Club), 500);
+        assert_eq!(share(Level::Club), 400);
         assert_eq!(share(Level::Strongest), 1_000);
     }
 
