@@ -26,7 +26,7 @@ use order::one_ply;
 use punct_core::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use search::{is_lost, principal_variation, Entry, Search, Settings, Shape, LIKELY};
+use search::{is_lost, principal_variation, Entry, Search, Settings, Shape, SharedRoots, LIKELY};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -352,18 +352,18 @@ impl Ai {
         // The root's one-ply ranking counts too.
         searches[0].nodes = ranked.len() as u64;
         for depth in 1..=max_depth {
-            let shares: Vec<Vec<Move>> = (0..threads)
-                .map(|t| roots.iter().copied().skip(t).step_by(threads).collect())
-                .collect();
             let answers: Vec<Vec<(Move, i32)>> = if threads == 1 {
-                vec![searches[0].roots(pos, &shares[0], depth, lines)]
+                vec![searches[0].roots(pos, &roots, depth, lines, None)]
             } else {
+                // The threads take the roots one by one, best first.
+                let shared = SharedRoots::new();
+                let (roots, shared) = (&roots, &shared);
                 std::thread::scope(|scope| {
                     let handles: Vec<_> = searches
                         .iter_mut()
-                        .zip(&shares)
-                        .map(|(search, share)| {
-                            scope.spawn(move || search.roots(pos, share, depth, lines))
+                        .map(|search| {
+                            scope
+                                .spawn(move || search.roots(pos, roots, depth, lines, Some(shared)))
                         })
                         .collect();
                     handles
