@@ -16,6 +16,13 @@ fn wait_over(server: &Server, id: &str) -> Value {
     server.wait_for(id, Duration::from_secs(60), |s| s["status"] == "over")
 }
 
+/// The state once the game's review, if it gets one, is done.
+fn wait_reviewed(server: &Server, id: &str) -> Value {
+    server.wait_for(id, Duration::from_secs(60), |s| {
+        s["review"].is_null() || s["review"]["status"] == "done"
+    })
+}
+
 fn ms(v: &Value) -> i64 {
     v.as_i64()
         .unwrap_or_else(|| panic!("not a number of ms: {v}"))
@@ -263,12 +270,19 @@ fn a_move_racing_the_deadline_either_lands_or_the_flag_falls_once() {
             other => panic!("game {}: {other} {body}", g.id),
         }
     }
-    // Nothing more happens to any of them.
+    // Nothing more happens to any of them but, where a move was played,
+    // the post-game review (review.rs), which lands once and later (a
+    // busy machine took longer than the 300 ms below): no second flag.
     std::thread::sleep(Duration::from_millis(300));
-    for g in &games {
-        let a = server.state(&g.id);
+    for (g, before) in games.iter().zip(&states) {
+        let a = wait_reviewed(&server, &g.id);
         std::thread::sleep(Duration::from_millis(100));
-        assert_eq!(server.state(&g.id)["version"], a["version"]);
+        let b = server.state(&g.id);
+        assert_eq!(b["version"], a["version"]);
+        assert_eq!(b["result"], a["result"]);
+        let reviewed = i64::from(!a["review"].is_null());
+        let flagged = a["version"].as_i64().unwrap() - before["version"].as_i64().unwrap();
+        assert_eq!(flagged - reviewed, 2 - i64::from(a["ply"] == 0), "{a}");
     }
     eprintln!("{landed} of {} racing moves landed", offsets.len());
 }
