@@ -292,28 +292,19 @@ fn pair_distance(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::random_game_positions;
     use crate::paths::distance_and_spread;
-    use crate::{Player, RandomPlayer};
     use punct_core::Variant;
 
     fn random_positions(games: u64) -> Vec<Position> {
-        let mut out = Vec::new();
-        for seed in 0..games {
-            let mut r = RandomPlayer::new(seed + 100);
-            let variant = if seed % 3 == 2 {
+        let variant = |seed: u64| {
+            if seed % 3 == 2 {
                 Variant::Basic
             } else {
                 Variant::Standard
-            };
-            let mut pos = Position::new(variant);
-            while let Some(m) = r.choose(&pos) {
-                pos.make(m);
-                if !pos.status().is_over() {
-                    out.push(pos.clone());
-                }
             }
-        }
-        out
+        };
+        random_game_positions((0..games).map(|seed| (variant(seed), seed + 100)))
     }
 
     #[test]

@@ -64,3 +64,21 @@ pub fn random_position(variant: Variant, seed: u64, plies: usize) -> Position {
     }
     pos
 }
+
+/// Every unfinished position along uniformly random games, one game per
+/// `(variant, seed)`.
+pub fn random_game_positions(games: impl IntoIterator<Item = (Variant, u64)>) -> Vec<Position> {
+    use crate::{Player, RandomPlayer};
+    let mut out = Vec::new();
+    for (variant, seed) in games {
+        let mut r = RandomPlayer::new(seed);
+        let mut pos = Position::new(variant);
+        while let Some(m) = r.choose(&pos) {
+            pos.make(m);
+            if !pos.status().is_over() {
+                out.push(pos.clone());
+            }
+        }
+    }
+    out
+}

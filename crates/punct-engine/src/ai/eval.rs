@@ -221,8 +221,8 @@ pub(crate) fn to_score(v: i32) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::random_game_positions;
     use crate::paths::distance_and_spread;
-    use crate::{Player, RandomPlayer};
 
     /// The evaluation as it was written before the weights became data.
     fn old_hand_evaluation(pos: &Position) -> i32 {
@@ -245,23 +245,14 @@ mod tests {
     }
 
     fn positions() -> Vec<Position> {
-        let mut out = Vec::new();
-        for seed in 0..12u64 {
-            let mut r = RandomPlayer::new(seed + 7);
-            let variant = if seed % 2 == 0 {
+        let variant = |seed: u64| {
+            if seed % 2 == 0 {
                 Variant::Standard
             } else {
                 Variant::Basic
-            };
-            let mut pos = Position::new(variant);
-            while let Some(m) = r.choose(&pos) {
-                pos.make(m);
-                if !pos.status().is_over() {
-                    out.push(pos.clone());
-                }
             }
-        }
-        out
+        };
+        random_game_positions((0..12u64).map(|seed| (variant(seed), seed + 7)))
     }
 
     #[test]
