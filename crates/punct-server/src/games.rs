@@ -104,6 +104,10 @@ pub struct LiveGame {
     /// An AI job (queued or running) will answer this game: set and
     /// cleared by the AI's scheduler (ai.rs), not stored.
     pub ai_queued: bool,
+    /// A rematch begun and not yet stored (rematch.rs): a second one is
+    /// refused, and `row.rematch`, which pages follow, is set only once it
+    /// is stored. Not stored.
+    pub rematch_pending: Option<String>,
 }
 
 pub fn now_ms() -> i64 {
@@ -150,6 +154,7 @@ impl LiveGame {
             mode,
             notice: None,
             ai_queued: false,
+            rematch_pending: None,
         })
     }
 

@@ -27,7 +27,7 @@ impl LiveGame {
                 "the game is still being played: a rematch can be offered when it ends",
             ));
         }
-        if let Some(id) = &self.row.rematch {
+        if let Some(id) = self.row.rematch.as_ref().or(self.rematch_pending.as_ref()) {
             return Err(ApiError::conflict(
                 "rematch_started",
                 format!("the rematch has begun already: game {id}"),
@@ -77,35 +77,21 @@ impl LiveGame {
         }
     }
 
-    /// Undoes the pointer to a rematch that could not be stored.
-    /// Takes back the pointer `rematch` just set, until the new game is
-    /// stored: pages follow it as soon as they see it.
-    pub fn hold_rematch(&mut self, id: &str) {
-        if self.row.rematch.as_deref() == Some(id) {
-            self.row.rematch = None;
-        }
-    }
-
-    /// Points to the stored rematch `id`; a failure to store it instead
-    /// says so.
-    pub fn point_to_rematch(&mut self, id: Option<&str>) {
-        match id {
-            Some(id) => self.row.rematch = Some(id.to_string()),
-            None => self.notice = Some(Notice::REMATCH_FAILED),
+    /// Ends the rematch `id` begun by [`LiveGame::rematch`]: points to it
+    /// once it is `stored`, else says it failed (a new one may begin).
+    pub fn point_to_rematch(&mut self, id: &str, stored: bool) {
+        self.rematch_pending = None;
+        if stored {
+            self.row.rematch = Some(id.to_string());
+        } else {
+            self.notice = Some(Notice::REMATCH_FAILED);
         }
         self.changed();
     }
 
-    pub fn forget_rematch(&mut self, id: &str) {
-        if self.row.rematch.as_deref() == Some(id) {
-            self.row.rematch = None;
-            self.notice = Some(Notice::REMATCH_FAILED);
-            self.changed();
-        }
-    }
-
     /// The rematch's row (seats, names and the AI's side swapped; the
-    /// same variant, mode and time control), and this game pointing to it.
+    /// same variant, mode and time control); this game points to it once
+    /// it is stored ([`LiveGame::point_to_rematch`]).
     fn start_rematch(&mut self, new_id: &str) -> GameRow {
         let old = &self.row;
         let variant = self.position().variant();
@@ -130,7 +116,7 @@ impl LiveGame {
             clock: old.clock.clone(),
             ..GameRow::default()
         };
-        self.row.rematch = Some(new_id.to_string());
+        self.rematch_pending = Some(new_id.to_string());
         self.row.rematch_offer = None;
         self.notice = None;
         self.changed();

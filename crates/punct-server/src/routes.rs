@@ -839,11 +839,6 @@ pub(crate) async fn post_rematch(
     let mut changed = app
         .change_by(client, &id, |g| {
             new_row = g.rematch(&req.token, &req.action, &new_id)?;
-            // Pages follow `rematch` as soon as they see it: it is named
-            // only once the new game is stored (below).
-            if new_row.is_some() {
-                g.hold_rematch(&new_id);
-            }
             Ok(())
         })
         .await?;
@@ -851,7 +846,8 @@ pub(crate) async fn post_rematch(
         let stored = app.add_rematch(row, client).await;
         changed = app
             .change(&id, |g| {
-                g.point_to_rematch(stored.is_ok().then_some(new_id.as_str()));
+                // Pages follow the pointer at once: named only now.
+                g.point_to_rematch(&new_id, stored.is_ok());
                 Ok(())
             })
             .await?;
