@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
 # The project's whole check, as CI runs it: formatting, lints with warnings
-# denied, every test of the workspace, then the browser tests (the real
-# server and page in Debian's chromium), then one summary line.
+# denied, every test of the workspace, the server's API and durability
+# tests again on PostgreSQL (a throwaway cluster, scripts/postgres.sh), then
+# the browser tests (the real server and page in Debian's chromium) on
+# SQLite and on PostgreSQL, then one summary line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+pgdir=$(mktemp -u -d "${TMPDIR:-/tmp}/punct-pg.XXXXXX")
+trap 'bash scripts/postgres.sh stop "$pgdir"; rm -f "$log"' EXIT
+PUNCT_TEST_DATABASE_URL=$(bash scripts/postgres.sh start "$pgdir")
+# Tests that need PostgreSQL fail rather than skip without it.
+export PUNCT_TEST_DATABASE_URL PUNCT_REQUIRE_POSTGRES=1
 cargo test --workspace --locked 2>&1 | tee "$log"
+# The same servers, their games in PostgreSQL.
+PUNCT_TEST_BACKEND=postgres cargo test -p punct-server --locked \
+    --test api --test durability --test seats --test clocks --test presence 2>&1 | tee -a "$log"
 
 # Browser tests need chromium (Debian's package) and playwright-core (npm).
 chromium=${PUNCT_CHROMIUM:-/usr/bin/chromium}
@@ -35,6 +44,8 @@ if [ ! -d e2e/node_modules ] || [ e2e/package-lock.json -nt e2e/node_modules ]; 
 fi
 cargo build -p punct-cli --locked
 PUNCT_BIN="$PWD/target/debug/punct" PUNCT_CHROMIUM="$chromium" npm test --prefix e2e 2>&1 | tee -a "$log"
+PUNCT_TEST_BACKEND=postgres PUNCT_BIN="$PWD/target/debug/punct" PUNCT_CHROMIUM="$chromium" \
+    npm test --prefix e2e 2>&1 | tee -a "$log"
 
 # Sum cargo's per-target "test result" lines and node's totals into one line.
 awk '/^test result:/ { p += $4; f += $6; s += $8 }

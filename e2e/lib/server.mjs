@@ -1,6 +1,6 @@
 // Starting and stopping the real `punct serve`, and a thin client of its
 // HTTP API (docs/API.md) for the tests' own look-ups.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,14 +15,35 @@ export function serverBinary() {
 }
 
 /**
+ * With PUNCT_TEST_BACKEND=postgres: a fresh database named after `dataDir`
+ * on the test cluster (PUNCT_TEST_DATABASE_URL, scripts/postgres.sh),
+ * migrated; its URL. Otherwise null (the data directory's SQLite file).
+ */
+function postgresDatabase(dataDir) {
+  if (process.env.PUNCT_TEST_BACKEND !== 'postgres') return null;
+  const cluster = process.env.PUNCT_TEST_DATABASE_URL;
+  if (!cluster) throw new Error('PUNCT_TEST_BACKEND=postgres needs PUNCT_TEST_DATABASE_URL (scripts/test.sh sets both)');
+  const name = path.basename(dataDir).toLowerCase().replace(/[^a-z0-9]/g, '_');
+  execFileSync('psql', [cluster, '-qXc', `CREATE DATABASE ${name}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = `${cluster.slice(0, cluster.lastIndexOf('/'))}/${name}`;
+  execFileSync(serverBinary(), ['db', 'migrate', '--database', url], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return url;
+}
+
+/**
  * Starts `punct serve --port 0 --data-dir <fresh temp dir> --ai-movetime 50`
- * (plus `args`)
- * and resolves once it prints its address. Returns {url, api, stop}.
+ * (plus `args`; with PUNCT_TEST_BACKEND=postgres, on a fresh PostgreSQL
+ * database) and resolves once it prints its address. Returns {url, api, stop}.
  */
 export async function startServer({ aiMovetime = 50, startTimeoutMs = 20000, args = [] } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'punct-e2e-'));
   const bin = serverBinary();
-  const proc = spawn(bin, ['serve', '--port', '0', '--data-dir', dataDir, '--ai-movetime', String(aiMovetime), ...args], {
+  const database = postgresDatabase(dataDir);
+  const backend = database ? ['--database', database] : [];
+  const env = { ...process.env };
+  delete env.PUNCT_DATABASE_URL;
+  const proc = spawn(bin, ['serve', '--port', '0', '--data-dir', dataDir, '--ai-movetime', String(aiMovetime), ...backend, ...args], {
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   proc.stdout.setEncoding('utf8');

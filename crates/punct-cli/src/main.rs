@@ -3,6 +3,7 @@
 
 mod bench;
 mod date;
+mod db_cmd;
 mod engine_cmd;
 mod match_cmd;
 mod play;
@@ -89,6 +90,8 @@ enum Command {
     Tune(Box<tune_cmd::TuneArgs>),
     /// Run the game server: play in the browser at http://127.0.0.1:8080
     Serve(Box<serve_cmd::ServeArgs>),
+    /// The games database: migrate its schema, copy games between databases
+    Db(db_cmd::DbArgs),
     /// List the built-in engines and levels
     Engines,
     /// Quick speed figures: perft, move generation, random playouts
@@ -327,6 +330,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Suite(args) => suite_cmd::run(args)?,
         Command::Tune(args) => tune_cmd::run(*args)?,
         Command::Serve(args) => serve_cmd::run(*args)?,
+        Command::Db(args) => db_cmd::run(args)?,
         Command::Engines => {
             let out: String = punct_engine::ENGINES
                 .iter()

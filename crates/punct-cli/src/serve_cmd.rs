@@ -17,6 +17,11 @@ pub struct ServeArgs {
     /// Where the games database lives [default: $XDG_DATA_HOME/punct or ~/.local/share/punct]
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
+    /// The games database instead of the data directory's SQLite file:
+    /// postgres://USER@HOST:PORT/NAME (several instances may share it; run
+    /// `punct db migrate` first) or sqlite:PATH
+    #[arg(long, env = "PUNCT_DATABASE_URL", hide_env_values = true, value_parser = crate::db_cmd::parse_location)]
+    pub database: Option<punct_server::Location>,
     /// The AI's thinking time per move, in milliseconds
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub ai_movetime: u64,
@@ -154,6 +159,8 @@ pub enum Sync {
 pub fn run(args: ServeArgs) -> Result<(), Failure> {
     let data_dir = args.data_dir.unwrap_or_else(punct_server::default_data_dir);
     let mut config = punct_server::Config::new(data_dir.clone());
+    config.database = args.database;
+    let location = config.location();
     config.bind = args.bind;
     config.port = args.port;
     config.ai_movetime_ms = args.ai_movetime;
@@ -196,10 +203,7 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     punct_server::run(config, |addr| {
         // Tests and scripts read the first line to find the port.
         println!("PÜNCT server: open http://{addr}/");
-        println!(
-            "games are kept in {}",
-            data_dir.join("games.sqlite3").display()
-        );
+        println!("games are kept in {}", location.describe());
         println!("stop with Ctrl-C");
     })
     .map_err(|e| {

@@ -204,7 +204,7 @@ fn self_play(play: &PlayConfig) -> Result<Vec<selfplay::SelfPlayGame>, Failure> 
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
         match &bar {
             Some(b) => b.inc(1),
-            None if n % step == 0 || n == total => eprintln!("played {n}/{total} games"),
+            None if n.is_multiple_of(step) || n == total => eprintln!("played {n}/{total} games"),
             None => {}
         }
     };

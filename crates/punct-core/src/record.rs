@@ -383,7 +383,7 @@ impl Record {
 pub fn move_number(first: Side, index: usize) -> (usize, Side) {
     let offset = if first == Side::White { 0 } else { 1 };
     let half = index + offset;
-    let side = if half % 2 == 0 {
+    let side = if half.is_multiple_of(2) {
         Side::White
     } else {
         Side::Black

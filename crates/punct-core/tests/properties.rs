@@ -187,7 +187,7 @@ fn check_ply(
     // Generated moves: the checker sees all of them now and then, else a
     // random sample, which is also made, unmade and written out.
     let sample: Vec<Move> = legal.choose_multiple(rng, SAMPLED_MOVES).copied().collect();
-    let checked = if ply % FULL_CHECK_EVERY == 0 {
+    let checked = if ply.is_multiple_of(FULL_CHECK_EVERY) {
         &legal
     } else {
         &sample
@@ -222,7 +222,7 @@ fn check_ply(
         );
     }
 
-    if ply % POSITION_STRING_EVERY == 0 {
+    if ply.is_multiple_of(POSITION_STRING_EVERY) {
         check_position_string(pos);
     }
     legal

@@ -172,7 +172,7 @@ impl Solver<'_> {
         self.calls += 1;
         if !self.aborted
             && (self.nodes >= self.limits.nodes
-                || (self.calls % 64 == 0
+                || (self.calls.is_multiple_of(64)
                     && (self.stop.load(Ordering::Relaxed)
                         || self.limits.time.is_some_and(|t| self.start.elapsed() >= t))))
         {

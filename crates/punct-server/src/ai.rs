@@ -576,10 +576,19 @@ async fn save_move(app: &Arc<App>, slot: &Arc<Slot>, pos: &Position, best: Move)
                 return Ended::Done;
             }
             Err(SaveError::Stale) => {
-                // The stored game changed meanwhile: not retried. The
-                // change that did it asks the AI again if needed.
-                eprintln!("punct serve: game {}: the AI's move is stale", game.row.id);
+                // The stored game changed meanwhile (another instance
+                // sharing the database): read it again; if it is still the
+                // AI's turn, think again about it.
                 *game = before;
+                if let Err(e) = app.reload(slot, &mut game).await {
+                    eprintln!(
+                        "punct serve: game {}: reading it again: {}",
+                        game.row.id, e.message
+                    );
+                }
+                if game.ai_to_move() {
+                    return Ended::Again;
+                }
                 game.ai_queued = false;
                 slot.publish(&game);
                 return Ended::Done;
@@ -603,7 +612,7 @@ pub(crate) async fn resume_ai_games(app: &Arc<App>) {
         limit: 1000,
         ..Default::default()
     };
-    let Ok(rows) = app.store.list(&ongoing) else {
+    let Ok(rows) = app.store.list(&ongoing).await else {
         return;
     };
     for row in rows.into_iter().filter(|r| r.mode == "ai") {

@@ -6,7 +6,7 @@ use crate::error::ApiError;
 use crate::games::{now_ms, LiveGame};
 use crate::limits::{ClientKey, RateLimits, SocketCounts};
 use crate::security::Hosts;
-use crate::store::Store;
+use crate::store::SaveError;
 use crate::Config;
 use axum::extract::State;
 use rand::rngs::StdRng;
@@ -90,7 +90,7 @@ pub(crate) struct Slot {
 
 pub(crate) struct App {
     pub(crate) config: Config,
-    pub(crate) store: Store,
+    pub(crate) store: Arc<dyn crate::store::Storage>,
     pub(crate) games: std::sync::Mutex<HashMap<String, Arc<Slot>>>,
     /// The AI's workers, shared fairly between clients.
     pub(crate) ai: Arc<crate::ai::Scheduler>,
@@ -135,6 +135,7 @@ impl App {
         let row = self
             .store
             .load(id)
+            .await
             .map_err(ApiError::internal)?
             .ok_or_else(not_found)?;
         let game = LiveGame::from_row(row).map_err(ApiError::internal)?;
@@ -170,7 +171,7 @@ impl App {
     pub(crate) async fn change(
         self: &Arc<Self>,
         id: &str,
-        change: impl FnOnce(&mut LiveGame) -> Result<(), ApiError>,
+        change: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
     ) -> Result<Changed, ApiError> {
         self.change_by(ClientKey::server(), id, change).await
     }
@@ -182,44 +183,92 @@ impl App {
         self: &Arc<Self>,
         client: ClientKey,
         id: &str,
-        change: impl FnOnce(&mut LiveGame) -> Result<(), ApiError>,
+        mut change: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
     ) -> Result<Changed, ApiError> {
         let slot = self.slot(id).await?;
         let mut game = slot.game.lock().await;
-        // A flag that fell before this request ends the game first.
-        self.flag_if_due(&slot, &mut game).await?;
-        let before = game.clone();
-        if let Err(e) = change(&mut game) {
-            *game = before;
-            // In a game lost on time, "the game is over" says why.
-            return Err(crate::clock::after_flag(&game, e));
-        }
-        let ai_job = match self.reserve_ai(client, &mut game) {
-            Ok(job) => job,
-            Err(e) => {
+        // Another instance sharing the database may have changed the game
+        // since this one read it: the write then finds another version,
+        // the game is read again and the change tried on it (a move for a
+        // ply that is taken now is refused by the change itself).
+        let mut stale = 0;
+        loop {
+            // A flag that fell before this request ends the game first.
+            self.flag_if_due(&slot, &mut game).await?;
+            let before = game.clone();
+            if let Err(e) = change(&mut game) {
                 *game = before;
-                return Err(e);
+                // In a game lost on time, "the game is over" says why.
+                return Err(crate::clock::after_flag(&game, e));
             }
-        };
-        if let Err(e) = self
-            .store
-            .update(game.row.clone(), before.row.version)
-            .await
-        {
-            *game = before;
-            return Err(save_error(e));
+            let ai_job = match self.reserve_ai(client, &mut game) {
+                Ok(job) => job,
+                Err(e) => {
+                    *game = before;
+                    return Err(e);
+                }
+            };
+            match self
+                .store
+                .update(game.row.clone(), before.row.version)
+                .await
+            {
+                Ok(()) => {}
+                Err(SaveError::Stale) if stale < STALE_RETRIES => {
+                    stale += 1;
+                    *game = before;
+                    drop(ai_job);
+                    if !self.reload(&slot, &mut game).await? {
+                        // Not changed after all (the database said no for
+                        // another reason): no use trying again.
+                        return Err(save_error(SaveError::Stale));
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    *game = before;
+                    return Err(save_error(e));
+                }
+            }
+            let state = slot.publish(&game);
+            self.queue_review(&game);
+            let version = game.row.version;
+            // Whatever the AI was thinking about is out of date now. Stopped
+            // under the game's lock: a search started later sees the new game.
+            slot.stop_ai();
+            drop(game);
+            self.start_ai(&slot, ai_job);
+            return Ok(Changed { state, version });
         }
-        let state = slot.publish(&game);
-        self.queue_review(&game);
-        let version = game.row.version;
-        // Whatever the AI was thinking about is out of date now. Stopped
-        // under the game's lock: a search started later sees the new game.
+    }
+
+    /// Reads the game again from the database into `game` (held locked)
+    /// if the stored one is newer, and shows it to the watchers. Returns
+    /// whether it changed. A game another instance changed lands here.
+    pub(crate) async fn reload(&self, slot: &Slot, game: &mut LiveGame) -> Result<bool, ApiError> {
+        let row = self
+            .store
+            .load(&game.row.id)
+            .await
+            .map_err(ApiError::internal)?;
+        let Some(row) = row.filter(|r| r.version > game.row.version) else {
+            return Ok(false);
+        };
+        let mut fresh = LiveGame::from_row(row).map_err(ApiError::internal)?;
+        // What is not stored stays this instance's own.
+        fresh.ai_queued = game.ai_queued;
+        fresh.rematch_pending = game.rematch_pending.take();
+        *game = fresh;
         slot.stop_ai();
-        drop(game);
-        self.start_ai(&slot, ai_job);
-        Ok(Changed { state, version })
+        slot.publish(game);
+        self.queue_review(game);
+        Ok(true)
     }
 }
+
+/// How often one change is tried again on a game changed meanwhile by
+/// another instance before the client is told to retry.
+const STALE_RETRIES: u32 = 3;
 
 impl Slot {
     pub(crate) fn new(game: LiveGame, app: &Arc<App>) -> Arc<Slot> {
@@ -278,9 +327,9 @@ impl Slot {
 }
 
 /// A failed write as an API error.
-pub(crate) fn save_error(e: crate::store::SaveError) -> ApiError {
+pub(crate) fn save_error(e: SaveError) -> ApiError {
     match e {
-        crate::store::SaveError::Stale => ApiError::conflict(
+        SaveError::Stale => ApiError::conflict(
             "stale",
             "the game changed at the same time; load it again and retry",
         ),
@@ -319,6 +368,55 @@ impl App {
             keep
         });
         before - games.len()
+    }
+}
+
+/// Follows the changes other instances sharing the database make: a game
+/// held here that changed there is read again and shown to its watchers
+/// (its own changes are seen and skipped by version).
+pub(crate) async fn follow_changes(
+    app: Arc<App>,
+    mut changes: broadcast::Receiver<crate::store::Change>,
+) {
+    use crate::store::Change;
+    let mut stopping = app.stopping.subscribe();
+    loop {
+        let change = tokio::select! {
+            change = changes.recv() => change,
+            _ = stopping.wait_for(|&s| s) => return,
+        };
+        let held: Vec<(Arc<Slot>, Option<i64>)> = {
+            let games = app.games.lock().expect("games lock");
+            match change {
+                Ok(Change::Game { id, version }) => games
+                    .get(&id)
+                    .map(|slot| (slot.clone(), Some(version)))
+                    .into_iter()
+                    .collect(),
+                // Missed some: every game held is read again.
+                Ok(Change::Missed) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                    games.values().map(|slot| (slot.clone(), None)).collect()
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+        };
+        for (slot, version) in held {
+            let app = app.clone();
+            // Each on its own: a game whose lock is held does not hold up
+            // the others' news.
+            tokio::spawn(async move {
+                let mut game = slot.game.lock().await;
+                if version.is_some_and(|v| v <= game.row.version) {
+                    return;
+                }
+                if let Err(e) = app.reload(&slot, &mut game).await {
+                    eprintln!(
+                        "punct serve: game {}: reading it again: {}",
+                        game.row.id, e.message
+                    );
+                }
+            });
+        }
     }
 }
 

@@ -520,13 +520,24 @@ impl App {
         };
         let before = game.clone();
         game.flag(side);
-        if let Err(e) = self
+        match self
             .store
             .update(game.row.clone(), before.row.version)
             .await
         {
-            *game = before;
-            return Err(crate::app::save_error(e));
+            Ok(()) => {}
+            Err(crate::store::SaveError::Stale) => {
+                // Changed meanwhile by another instance sharing the
+                // database (a move in time, or its own flag fall): what it
+                // stored stands; read it.
+                *game = before;
+                self.reload(slot, game).await?;
+                return Ok(false);
+            }
+            Err(e) => {
+                *game = before;
+                return Err(crate::app::save_error(e));
+            }
         }
         slot.publish(game);
         // The ended game gets its post-game analysis (review.rs).
@@ -664,7 +675,7 @@ pub(crate) async fn keep_clocks(app: Arc<App>) {
             _ = stopping.wait_for(|&s| s) => return,
         }
         let by = now_ms() + HOLD_MS + 2 * PICK_UP_EVERY.as_millis() as i64;
-        match app.store.clocks_due(by) {
+        match app.store.clocks_due(by).await {
             Ok(ids) => {
                 for id in ids {
                     let _ = app.slot(&id).await;

@@ -392,7 +392,7 @@ impl LiveGame {
     /// Which side played ply `i` (0-based) of this game.
     fn mover_of(&self, i: usize) -> Side {
         let first = self.game.start().side_to_move();
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             first
         } else {
             first.opponent()

@@ -24,12 +24,12 @@ mod routes;
 mod security;
 mod serve;
 mod state;
-mod store;
+pub mod store;
 mod web;
 
 pub use error::ApiError;
 pub use games::{LiveGame, Mode, Notice};
-pub use store::{GameRow, SaveError, Store, SyncMode};
+pub use store::{GameRow, Location, SaveError, Storage, SyncMode};
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -42,6 +42,8 @@ pub struct Config {
     /// 0 picks a free port.
     pub port: u16,
     pub data_dir: PathBuf,
+    /// The games database; `None`: the SQLite file in `data_dir`.
+    pub database: Option<Location>,
     /// The AI's thinking time per move, in milliseconds.
     pub ai_movetime_ms: u64,
     /// How many AI searches (moves and analyses) run at once.
@@ -167,6 +169,13 @@ impl Default for Rates {
 }
 
 impl Config {
+    /// The database the server uses.
+    pub fn location(&self) -> Location {
+        self.database
+            .clone()
+            .unwrap_or_else(|| Location::in_data_dir(&self.data_dir))
+    }
+
     /// Defaults: 127.0.0.1:8080, the per-user data directory, one second
     /// per AI move, one AI search per core, the limits of docs/API.md.
     pub fn new(data_dir: PathBuf) -> Config {
@@ -175,6 +184,7 @@ impl Config {
             bind: IpAddr::from([127, 0, 0, 1]),
             port: 8080,
             data_dir,
+            database: None,
             ai_movetime_ms: 1000,
             ai_workers,
             analyse_max_ms: 5000,
@@ -226,6 +236,45 @@ pub fn default_data_dir() -> PathBuf {
         return PathBuf::from(h).join(".local/share/punct");
     }
     PathBuf::from("punct-data")
+}
+
+/// Runs `work` on a small runtime of its own: the database commands
+/// (`punct db`) without async code in the command line.
+fn block_on<T>(work: impl std::future::Future<Output = Result<T, String>>) -> Result<T, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start a runtime: {e}"))?
+        .block_on(work)
+}
+
+/// `punct db migrate`: brings the database at `location` to this punct's
+/// schema; says what it did.
+pub fn migrate_database(location: &Location) -> Result<String, String> {
+    block_on(store::migrate(location))
+}
+
+/// `punct db copy`: every game of `from` into `to` (migrated first), none
+/// overwritten; `progress` hears the counts after each page.
+pub fn copy_database(
+    from: &Location,
+    to: &Location,
+    progress: impl FnMut(&store::Copied),
+) -> Result<store::Copied, String> {
+    if from == to {
+        return Err("--from and --to are the same database".to_string());
+    }
+    block_on(async {
+        let source = store::open(from, SyncMode::Full)
+            .await
+            .map_err(|e| format!("--from: {e}"))?;
+        store::migrate(to).await.map_err(|e| format!("--to: {e}"))?;
+        let target = store::open(to, SyncMode::Full)
+            .await
+            .map_err(|e| format!("--to: {e}"))?;
+        store::copy(source.as_ref(), target.as_ref(), progress).await
+    })
 }
 
 /// Runs the server until Ctrl-C (or SIGTERM); `ready` gets the address it

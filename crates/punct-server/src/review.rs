@@ -87,7 +87,7 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
     app.change(id, |g| {
         // A takeback since has made this review of another game.
         if g.row.review.is_none() && g.row.moves == moves_text && g.is_over() {
-            g.row.review = Some(review);
+            g.row.review = Some(review.clone());
             g.changed();
         }
         Ok(())

@@ -532,7 +532,7 @@ pub(crate) async fn list_games(
         empty_before: ids.is_none().then(|| now_ms() - EMPTY_GAME_LISTED_MS),
         ids,
     };
-    let rows = app.store.list(&filter).map_err(ApiError::internal)?;
+    let rows = app.store.list(&filter).await.map_err(ApiError::internal)?;
     let games: Vec<Value> = rows.iter().map(LiveGame::summary).collect();
     Ok(axum::Json(json!({ "games": games })).into_response())
 }
@@ -750,7 +750,7 @@ pub(crate) async fn post_claim(
     let mut side = None;
     let changed = app
         .change(&id, |g| {
-            side = Some(g.claim(&req.invite, token.clone(), name)?);
+            side = Some(g.claim(&req.invite, token.clone(), name.clone())?);
             Ok(())
         })
         .await?;
@@ -820,7 +820,7 @@ pub(crate) async fn post_name(
         })?),
     };
     let state = app
-        .change_by(client, &id, |g| g.set_name(&req.token, side, name))
+        .change_by(client, &id, |g| g.set_name(&req.token, side, name.clone()))
         .await?;
     Ok(json_text(StatusCode::OK, state.state.to_string()))
 }

@@ -3,7 +3,6 @@
 use crate::app::App;
 use crate::limits::{RateLimits, SocketCounts};
 use crate::security::Hosts;
-use crate::store::Store;
 use crate::{conn, limits, routes, security, Config};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -13,7 +12,7 @@ use std::sync::Arc;
 
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
     let hosts = Arc::new(Hosts::new(&config)?);
-    let store = Store::open(&config.data_dir, config.sync)?;
+    let store = crate::store::open(&config.location(), config.sync).await?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))
         .await
         .map_err(|e| format!("cannot listen on {}:{}: {e}", config.bind, config.port))?;
@@ -42,6 +41,10 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     });
     crate::ai::resume_ai_games(&app).await;
     tokio::spawn(crate::app::housekeeping(app.clone()));
+    // Other instances' changes, where the database is shared.
+    if let Some(changes) = app.store.changes() {
+        tokio::spawn(crate::app::follow_changes(app.clone(), changes));
+    }
     // Running clocks in the database: their flags fall on time.
     tokio::spawn(crate::clock::keep_clocks(app.clone()));
     tokio::spawn(crate::review::review_worker(app.clone(), review_queue));

@@ -319,7 +319,7 @@ fn worker(plan: &Plan, tx: mpsc::Sender<Option<Finished>>) {
             return;
         }
         let pair = index / 2;
-        let engine1_white = index % 2 == 0;
+        let engine1_white = index.is_multiple_of(2);
         let opening = plan.order[pair % plan.order.len()];
         let [s1, s2] = &mut seats;
         let p1 = s1.for_game(game_seed(plan.seed, index, 0));

@@ -246,7 +246,7 @@ mod tests {
 
     fn positions() -> Vec<Position> {
         let variant = |seed: u64| {
-            if seed % 2 == 0 {
+            if seed.is_multiple_of(2) {
                 Variant::Standard
             } else {
                 Variant::Basic

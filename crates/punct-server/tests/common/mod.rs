@@ -99,6 +99,79 @@ impl Drop for TempDir {
     }
 }
 
+// ------------------------------------------------------------ PostgreSQL
+
+/// The throwaway PostgreSQL cluster of this test run (`scripts/postgres.sh`
+/// starts it, `scripts/test.sh` passes its URL in `PUNCT_TEST_DATABASE_URL`).
+/// `None` when there is none; under `scripts/test.sh`
+/// (`PUNCT_REQUIRE_POSTGRES=1`) a missing cluster fails instead.
+pub fn postgres_cluster() -> Option<String> {
+    let url = std::env::var("PUNCT_TEST_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.is_empty());
+    if url.is_none() && std::env::var("PUNCT_REQUIRE_POSTGRES").is_ok_and(|v| v == "1") {
+        panic!("PUNCT_REQUIRE_POSTGRES=1 but PUNCT_TEST_DATABASE_URL is not set");
+    }
+    url
+}
+
+/// The servers of this run keep their games in PostgreSQL
+/// (`PUNCT_TEST_BACKEND=postgres`; the default is SQLite): each data
+/// directory then stands for a database of its own.
+pub fn on_postgres() -> bool {
+    match std::env::var("PUNCT_TEST_BACKEND").as_deref() {
+        Ok("postgres") => true,
+        Ok("sqlite") | Err(_) => false,
+        Ok(other) => panic!("PUNCT_TEST_BACKEND={other:?}: use sqlite or postgres"),
+    }
+}
+
+/// The URL of database `name` on the test cluster, created if it does
+/// not exist yet and migrated (`punct db migrate`); the same name gives
+/// the same database, so a restarted server finds its games.
+pub fn postgres_database(name: &str) -> String {
+    let cluster = postgres_cluster().expect(
+        "PostgreSQL tests need a cluster: run them through scripts/test.sh, or set \
+         PUNCT_TEST_DATABASE_URL=postgres://USER@HOST:PORT/postgres",
+    );
+    let base = cluster
+        .rsplit_once('/')
+        .map_or(cluster.as_str(), |(base, _)| base);
+    let url = format!("{base}/{name}");
+    let made = Command::new("psql")
+        .arg(&cluster)
+        .args(["-qXc", &format!("CREATE DATABASE {name}")])
+        .output()
+        .expect("cannot run psql");
+    let said = String::from_utf8_lossy(&made.stderr);
+    assert!(
+        made.status.success() || said.contains("already exists"),
+        "creating database {name}: {said}"
+    );
+    let migrated = Command::new(punct_bin())
+        .args(["db", "migrate", "--database", &url])
+        .output()
+        .expect("cannot run punct db migrate");
+    assert!(
+        migrated.status.success(),
+        "punct db migrate --database {url}: {}",
+        String::from_utf8_lossy(&migrated.stderr)
+    );
+    url
+}
+
+/// A database name of its own for `dir` (PostgreSQL names: 63 bytes, no
+/// path characters).
+pub fn database_name_for(dir: &Path) -> String {
+    let hash = dir
+        .to_string_lossy()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    format!("punct_test_{hash:016x}")
+}
+
 // ------------------------------------------------------------ the server
 
 /// A running `punct serve`; killed (SIGKILL) when dropped.
@@ -183,7 +256,9 @@ impl Server {
                 sh
             }
         };
-        cmd.arg("serve")
+        // A developer's own database is never a test's.
+        cmd.env_remove("PUNCT_DATABASE_URL")
+            .arg("serve")
             .args(flags)
             .args(["--port", "0", "--ai-movetime"])
             .arg(ai_movetime_ms.to_string())
@@ -191,6 +266,11 @@ impl Server {
             .arg(data_dir);
         if let Some(n) = ai_workers {
             cmd.arg("--ai-workers").arg(n.to_string());
+        }
+        // Flags that name a database win over the run's backend.
+        if on_postgres() && !flags.contains(&"--database") {
+            cmd.arg("--database")
+                .arg(postgres_database(&database_name_for(data_dir)));
         }
         let mut child = cmd
             .stdin(Stdio::null())

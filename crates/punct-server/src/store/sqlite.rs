@@ -6,72 +6,12 @@
 //! write: a move is on disk before anyone is told it was played, and many
 //! games moving at once share one fsync (group commit).
 
+use super::{BoxFuture, GameRow, ListFilter, SaveError};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::Mutex;
 use tokio::sync::oneshot;
-
-/// A game as stored: everything needed to rebuild it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GameRow {
-    pub id: String,
-    pub variant: String,
-    /// `ai`, `hotseat` or `online`.
-    pub mode: String,
-    pub ai_level: Option<u32>,
-    /// The side the AI plays (`white` / `black`).
-    pub ai_side: Option<String>,
-    pub white_token: Option<String>,
-    pub black_token: Option<String>,
-    /// Position string the game started from.
-    pub start: String,
-    /// The moves in notation, separated by spaces.
-    pub moves: String,
-    /// A result the position does not show (resignation, agreement, an
-    /// imported record's result): `1-0`, `0-1` or `1/2-1/2`.
-    pub result: Option<String>,
-    /// Why `result`: `resignation`, `agreement` or `recorded`.
-    pub reason: Option<String>,
-    /// Which side offers a draw / asks for a takeback, if any.
-    pub draw_offer: Option<String>,
-    pub takeback: Option<String>,
-    /// Milliseconds since 1970.
-    pub created: i64,
-    pub updated: i64,
-    /// Counts every change; clients use it to order updates.
-    pub version: i64,
-    /// A short summary for listings: `ongoing`, or the result token.
-    pub status: String,
-    /// Plies played (for listings).
-    pub plies: i64,
-    /// The code that claims the online seat still waiting for its player
-    /// (`None` once claimed, and in other modes).
-    pub invite: Option<String>,
-    /// The game came from an imported record.
-    pub imported: bool,
-    /// An imported record's own tags, as a JSON array of `[name, value]`.
-    pub tags: Option<String>,
-    /// The players' display names (`None`: not given).
-    pub white_name: Option<String>,
-    pub black_name: Option<String>,
-    /// The time control as JSON (`clock.rs`), `None` for untimed games.
-    pub clock: Option<String>,
-    /// Each side's time left when its current or last turn began (ms).
-    pub white_ms: Option<i64>,
-    pub black_ms: Option<i64>,
-    /// When the side to move's clock started running (ms since 1970);
-    /// `None` while no clock runs.
-    pub clock_since: Option<i64>,
-    /// The engine helped a player during the game (hints against the AI).
-    pub assisted: bool,
-    /// The side offering a rematch after the game, if any.
-    pub rematch_offer: Option<String>,
-    /// The id of the rematch game this game led to.
-    pub rematch: Option<String>,
-    /// The post-game analysis as JSON (`review.rs`).
-    pub review: Option<String>,
-}
 
 /// One version of the schema: the columns it adds to `games` (version 1:
 /// all of its columns) and the SQL that brings the version before it here
@@ -117,11 +57,11 @@ const VERSIONS: &[SchemaVersion] = &[
             "status",
             "plies",
         ],
-        upgrade: include_str!("schema/1.sql"),
+        upgrade: include_str!("sqlite/1.sql"),
     },
     SchemaVersion {
         added: &["invite", "imported", "tags"],
-        upgrade: include_str!("schema/2.sql"),
+        upgrade: include_str!("sqlite/2.sql"),
     },
     SchemaVersion {
         added: &[
@@ -136,7 +76,7 @@ const VERSIONS: &[SchemaVersion] = &[
             "rematch",
             "review",
         ],
-        upgrade: include_str!("schema/3.sql"),
+        upgrade: include_str!("sqlite/3.sql"),
     },
 ];
 
@@ -359,28 +299,6 @@ fn prepare_schema(conn: &mut Connection, path: &Path) -> Result<Option<u32>, Str
 
 type Ack = oneshot::Sender<Result<(), SaveError>>;
 
-/// Why a write did not land.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SaveError {
-    /// An insert found a game with that id already: nothing was written.
-    Duplicate,
-    /// An update found the game at another version than expected (it
-    /// changed meanwhile): nothing was written.
-    Stale,
-    /// The database failed.
-    Failed(String),
-}
-
-impl std::fmt::Display for SaveError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SaveError::Duplicate => write!(f, "a game with this id exists already"),
-            SaveError::Stale => write!(f, "the game changed meanwhile"),
-            SaveError::Failed(e) => write!(f, "{e}"),
-        }
-    }
-}
-
 /// One queued write.
 enum Write {
     /// A new game: never replaces one.
@@ -398,24 +316,24 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (creating if needed) `games.sqlite3` in `dir`, migrating an
-    /// older schema (and saying so on stderr). Refuses a database of a
-    /// newer punct, one that is not PÜNCT's and a file that is not SQLite.
+    /// Opens (creating if needed) `games.sqlite3` in `dir`; see
+    /// [`Store::open_file`].
     pub fn open(dir: &Path, sync: SyncMode) -> Result<Store, String> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create data directory {}: {e}", dir.display()))?;
-        let path = dir.join("games.sqlite3");
+        Store::open_file(&dir.join(super::SQLITE_FILE), sync)
+    }
+
+    /// Opens (creating if needed, with its directory) the database file
+    /// `path`, migrating an older schema. Refuses a database of a newer
+    /// punct, one that is not PÜNCT's and a file that is not SQLite.
+    pub fn open_file(path: &Path, sync: SyncMode) -> Result<Store, String> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create data directory {}: {e}", dir.display()))?;
+        }
+        let path = path.to_path_buf();
         let fail = |e: rusqlite::Error| format!("database {}: {e}", path.display());
         let mut writer = connect(&path).map_err(fail)?;
         let migrated_from = prepare_schema(&mut writer, &path)?;
-        if let Some(from) = migrated_from {
-            // Operators should know their file changed (older punct
-            // releases cannot open it any more).
-            eprintln!(
-                "punct serve: migrated database {} from schema version {from} to {SCHEMA_VERSION}",
-                path.display()
-            );
-        }
         configure(&writer, sync).map_err(fail)?;
         let reader = connect(&path).map_err(fail)?;
         configure(&reader, sync).map_err(fail)?;
@@ -478,22 +396,6 @@ impl Store {
         .optional()
         .map_err(|e| format!("database: {e}"))
     }
-}
-
-/// Which games a list shows (`GET /api/games`).
-#[derive(Debug, Default)]
-pub struct ListFilter {
-    /// `ongoing` or `over`.
-    pub status: Option<String>,
-    /// Only these games (a browser's own), in any order.
-    pub ids: Option<Vec<String>>,
-    /// Only online games between people that are being played: both
-    /// seats taken and at least one move made.
-    pub watch: bool,
-    /// Leave out games without a move last changed before this time (ms):
-    /// games begun and left.
-    pub empty_before: Option<i64>,
-    pub limit: u32,
 }
 
 impl Store {
@@ -567,6 +469,27 @@ impl Store {
             .query_map(params![by], |r| r.get(0))
             .map_err(|e| format!("database: {e}"))?;
         rows.collect::<Result<Vec<String>, _>>()
+            .map_err(|e| format!("database: {e}"))
+    }
+}
+
+impl Store {
+    /// Up to `limit` games in id order after `after` (SQLite compares
+    /// text bytewise).
+    pub fn page(&self, after: Option<&str>, limit: u32) -> Result<Vec<GameRow>, String> {
+        let conn = self
+            .reader
+            .lock()
+            .map_err(|_| "database reader unavailable")?;
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM games WHERE ?1 IS NULL OR id > ?1 ORDER BY id LIMIT ?2"
+            ))
+            .map_err(|e| format!("database: {e}"))?;
+        let rows = stmt
+            .query_map(params![after, limit], row_to_game)
+            .map_err(|e| format!("database: {e}"))?;
+        rows.collect::<Result<Vec<_>, _>>()
             .map_err(|e| format!("database: {e}"))
     }
 }
@@ -742,6 +665,60 @@ fn commit_batch(conn: &mut Connection, writes: &[Write]) -> Vec<Result<(), SaveE
         .collect()
 }
 
+/// Reads run on the caller's thread under the reader's lock, as short
+/// indexed queries; writes go through the writer thread.
+impl super::Storage for Store {
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn describe(&self) -> String {
+        format!("database {}", self.path.display())
+    }
+
+    fn insert(&self, row: GameRow) -> BoxFuture<'_, Result<(), SaveError>> {
+        Box::pin(Store::insert(self, row))
+    }
+
+    fn update(&self, row: GameRow, expected: i64) -> BoxFuture<'_, Result<(), SaveError>> {
+        Box::pin(Store::update(self, row, expected))
+    }
+
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, String>> {
+        Box::pin(async move { Store::load(self, id) })
+    }
+
+    fn list<'a>(&'a self, filter: &'a ListFilter) -> BoxFuture<'a, Result<Vec<GameRow>, String>> {
+        Box::pin(async move { Store::list(self, filter) })
+    }
+
+    fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, String>> {
+        Box::pin(async move { Store::clocks_due(self, by) })
+    }
+
+    fn page<'a>(
+        &'a self,
+        after: Option<&'a str>,
+        limit: u32,
+    ) -> BoxFuture<'a, Result<Vec<GameRow>, String>> {
+        Box::pin(async move { Store::page(self, after, limit) })
+    }
+
+    fn ping(&self) -> BoxFuture<'_, Result<(), String>> {
+        Box::pin(async move {
+            let conn = self
+                .reader
+                .lock()
+                .map_err(|_| "database reader unavailable")?;
+            conn.query_row("SELECT count(*) FROM games WHERE 0", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|_| ())
+            .map_err(|e| format!("database: {e}"))
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -809,7 +786,7 @@ mod tests {
 
     /// The schema of version 1 exactly as the release before versioning
     /// created it.
-    const V1_SCHEMA: &str = include_str!("schema/1.sql");
+    const V1_SCHEMA: &str = include_str!("sqlite/1.sql");
 
     /// The current schema made by hand, with no version number.
     fn schema() -> String {

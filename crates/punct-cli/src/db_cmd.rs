@@ -1,0 +1,95 @@
+//! `punct db`: the games database — migrate its schema, copy every game
+//! from one database to another (crate `punct-server`).
+
+use crate::{bad_input, failed, Failure};
+use clap::{Args, Subcommand};
+use punct_server::Location;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct DbArgs {
+    #[command(subcommand)]
+    command: DbCommand,
+}
+
+#[derive(Subcommand)]
+enum DbCommand {
+    /// Bring the database's schema to this punct's version (PostgreSQL:
+    /// needed before `punct serve` starts on a new or older database;
+    /// SQLite: `punct serve` does it itself)
+    Migrate {
+        /// postgres://USER@HOST:PORT/NAME or sqlite:PATH [default: games.sqlite3 in --data-dir]
+        #[arg(long, env = "PUNCT_DATABASE_URL", hide_env_values = true, value_parser = parse_location)]
+        database: Option<Location>,
+        /// The data directory whose SQLite file to migrate [default: as `punct serve`]
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+    },
+    /// Copy every game from one database to another, column for column:
+    /// games already there unchanged are skipped, none is overwritten
+    Copy {
+        /// The database to read: sqlite:PATH or postgres://…
+        #[arg(long, value_parser = parse_location)]
+        from: Location,
+        /// The database to write (migrated first): postgres://… or sqlite:PATH
+        #[arg(long, value_parser = parse_location)]
+        to: Location,
+    },
+}
+
+/// `--database`, `--from`, `--to`: a database URL.
+pub fn parse_location(s: &str) -> Result<Location, String> {
+    Location::parse(s)
+}
+
+pub fn run(args: DbArgs) -> Result<(), Failure> {
+    match args.command {
+        DbCommand::Migrate { database, data_dir } => {
+            let location = database.unwrap_or_else(|| {
+                Location::in_data_dir(&data_dir.unwrap_or_else(punct_server::default_data_dir))
+            });
+            let said = punct_server::migrate_database(&location).map_err(classify)?;
+            println!("{said}");
+        }
+        DbCommand::Copy { from, to } => {
+            let tty = std::io::stderr().is_terminal();
+            let copied = punct_server::copy_database(&from, &to, |done| {
+                if tty {
+                    eprint!("\r{} games copied", done.copied + done.present);
+                }
+            })
+            .map_err(classify)?;
+            if tty {
+                eprintln!();
+            }
+            println!(
+                "copied {} games from {} to {}{}",
+                copied.copied,
+                from.describe(),
+                to.describe(),
+                if copied.present > 0 {
+                    format!(" ({} were there already, unchanged)", copied.present)
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A database that cannot be reached or is not ours is the user's input;
+/// anything else failed on the way.
+fn classify(e: String) -> Failure {
+    if e.contains("cannot connect")
+        || e.contains("not a PÜNCT")
+        || e.contains("not an SQLite")
+        || e.contains("same database")
+        || e.contains("newer punct")
+    {
+        bad_input(e)
+    } else {
+        failed(e)
+    }
+}

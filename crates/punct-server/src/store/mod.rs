@@ -1,0 +1,317 @@
+//! Where games are kept: one interface, [`Storage`], and two backends
+//! behind it — an embedded SQLite file (`sqlite.rs`, the default: nothing
+//! to install) and a PostgreSQL database (`postgres.rs`) that several
+//! `punct serve` instances share.
+//!
+//! Both keep one row per game and make the same two promises: a new game
+//! never replaces a stored one, and a change lands only on the version it
+//! was made from (so two writers can never both play the same ply).
+
+pub mod postgres;
+pub mod sqlite;
+
+pub use sqlite::{SyncMode, SCHEMA_VERSION};
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::Arc;
+
+/// A boxed future, so [`Storage`] can be used as `dyn Storage`.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A game as stored: everything needed to rebuild it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: String,
+    pub variant: String,
+    /// `ai`, `hotseat` or `online`.
+    pub mode: String,
+    pub ai_level: Option<u32>,
+    /// The side the AI plays (`white` / `black`).
+    pub ai_side: Option<String>,
+    pub white_token: Option<String>,
+    pub black_token: Option<String>,
+    /// Position string the game started from.
+    pub start: String,
+    /// The moves in notation, separated by spaces.
+    pub moves: String,
+    /// A result the position does not show (resignation, agreement, an
+    /// imported record's result): `1-0`, `0-1` or `1/2-1/2`.
+    pub result: Option<String>,
+    /// Why `result`: `resignation`, `agreement` or `recorded`.
+    pub reason: Option<String>,
+    /// Which side offers a draw / asks for a takeback, if any.
+    pub draw_offer: Option<String>,
+    pub takeback: Option<String>,
+    /// Milliseconds since 1970.
+    pub created: i64,
+    pub updated: i64,
+    /// Counts every change; clients use it to order updates.
+    pub version: i64,
+    /// A short summary for listings: `ongoing`, or the result token.
+    pub status: String,
+    /// Plies played (for listings).
+    pub plies: i64,
+    /// The code that claims the online seat still waiting for its player
+    /// (`None` once claimed, and in other modes).
+    pub invite: Option<String>,
+    /// The game came from an imported record.
+    pub imported: bool,
+    /// An imported record's own tags, as a JSON array of `[name, value]`.
+    pub tags: Option<String>,
+    /// The players' display names (`None`: not given).
+    pub white_name: Option<String>,
+    pub black_name: Option<String>,
+    /// The time control as JSON (`clock.rs`), `None` for untimed games.
+    pub clock: Option<String>,
+    /// Each side's time left when its current or last turn began (ms).
+    pub white_ms: Option<i64>,
+    pub black_ms: Option<i64>,
+    /// When the side to move's clock started running (ms since 1970);
+    /// `None` while no clock runs.
+    pub clock_since: Option<i64>,
+    /// The engine helped a player during the game (hints against the AI).
+    pub assisted: bool,
+    /// The side offering a rematch after the game, if any.
+    pub rematch_offer: Option<String>,
+    /// The id of the rematch game this game led to.
+    pub rematch: Option<String>,
+    /// The post-game analysis as JSON (`review.rs`).
+    pub review: Option<String>,
+}
+
+/// Why a write did not land.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveError {
+    /// An insert found a game with that id already: nothing was written.
+    Duplicate,
+    /// An update found the game at another version than expected (it
+    /// changed meanwhile): nothing was written.
+    Stale,
+    /// The database failed.
+    Failed(String),
+}
+
+impl std::fmt::Display for SaveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SaveError::Duplicate => write!(f, "a game with this id exists already"),
+            SaveError::Stale => write!(f, "the game changed meanwhile"),
+            SaveError::Failed(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Which games a list shows (`GET /api/games`).
+#[derive(Debug, Default)]
+pub struct ListFilter {
+    /// `ongoing` or `over`.
+    pub status: Option<String>,
+    /// Only these games (a browser's own), in any order.
+    pub ids: Option<Vec<String>>,
+    /// Only online games between people that are being played: both
+    /// seats taken and at least one move made.
+    pub watch: bool,
+    /// Leave out games without a move last changed before this time (ms):
+    /// games begun and left.
+    pub empty_before: Option<i64>,
+    pub limit: u32,
+}
+
+/// What the server needs of a games database.
+pub trait Storage: Send + Sync {
+    /// `sqlite` or `postgres`.
+    fn kind(&self) -> &'static str;
+    /// Where the games are, for messages (never a password).
+    fn describe(&self) -> String;
+    /// Stores a new game; returns once it is committed. Never replaces a
+    /// game: an id in use is [`SaveError::Duplicate`].
+    fn insert(&self, row: GameRow) -> BoxFuture<'_, Result<(), SaveError>>;
+    /// Stores a changed game that was at `expected_version` when it was
+    /// read; returns once it is committed. If the stored game is at
+    /// another version (or is not there), nothing is written:
+    /// [`SaveError::Stale`].
+    fn update(&self, row: GameRow, expected_version: i64) -> BoxFuture<'_, Result<(), SaveError>>;
+    /// The game `id`, if stored.
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, String>>;
+    /// The games `filter` picks, most recently changed first.
+    fn list<'a>(&'a self, filter: &'a ListFilter) -> BoxFuture<'a, Result<Vec<GameRow>, String>>;
+    /// The ongoing games whose running clock may run out by `by` (ms since
+    /// 1970): every such game, and perhaps a few more.
+    fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, String>>;
+    /// Up to `limit` games in id order (bytewise), after `after`: every
+    /// game, page by page, for copying a database.
+    fn page<'a>(
+        &'a self,
+        after: Option<&'a str>,
+        limit: u32,
+    ) -> BoxFuture<'a, Result<Vec<GameRow>, String>>;
+    /// Checks that the database answers (the readiness check).
+    fn ping(&self) -> BoxFuture<'_, Result<(), String>>;
+    /// Changes written by anyone sharing the database (other instances
+    /// included), as they commit; `None` where this process is the only
+    /// writer (SQLite).
+    fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<Change>> {
+        None
+    }
+}
+
+/// A change announced by the database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Game `id` was stored at `version`.
+    Game { id: String, version: i64 },
+    /// Announcements may have been missed (the connection that listens
+    /// was lost and is back): every game held should be read again.
+    Missed,
+}
+
+/// Which database: a URL as given to `--database` (or
+/// `PUNCT_DATABASE_URL`), or the data directory's SQLite file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// An SQLite file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection URL (`postgres://…` or `postgresql://…`).
+    Postgres(String),
+}
+
+/// The SQLite file's name inside a data directory.
+pub const SQLITE_FILE: &str = "games.sqlite3";
+
+impl Location {
+    /// Reads `postgres://…`, `postgresql://…` or `sqlite:PATH` (a file, or
+    /// a directory holding `games.sqlite3`).
+    pub fn parse(text: &str) -> Result<Location, String> {
+        let text = text.trim();
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            // Checked now, so a typo is named before anything starts.
+            postgres::parse_url(text)?;
+            return Ok(Location::Postgres(text.to_string()));
+        }
+        if let Some(path) = text.strip_prefix("sqlite:") {
+            // `sqlite://PATH` is a common way to write it, too.
+            let path = path.strip_prefix("//").unwrap_or(path);
+            if path.is_empty() {
+                return Err("`sqlite:` needs a path: sqlite:/var/lib/punct/games.sqlite3".into());
+            }
+            let path = PathBuf::from(path);
+            return Ok(Location::Sqlite(if path.is_dir() {
+                path.join(SQLITE_FILE)
+            } else {
+                path
+            }));
+        }
+        Err(format!(
+            "`{text}` is not a database: write postgres://USER@HOST:PORT/NAME or sqlite:PATH"
+        ))
+    }
+
+    /// The data directory's SQLite file.
+    pub fn in_data_dir(dir: &std::path::Path) -> Location {
+        Location::Sqlite(dir.join(SQLITE_FILE))
+    }
+
+    /// For messages: the file, or the PostgreSQL database without its
+    /// password.
+    pub fn describe(&self) -> String {
+        match self {
+            Location::Sqlite(path) => format!("database {}", path.display()),
+            Location::Postgres(url) => postgres::describe_url(url),
+        }
+    }
+}
+
+/// Opens the database for `punct serve`. An SQLite file is created or
+/// migrated as needed (one process owns it); a PostgreSQL database must
+/// already be at this punct's schema (`punct db migrate`), because several
+/// instances share it and none should change it behind the others' backs.
+pub async fn open(location: &Location, sync: SyncMode) -> Result<Arc<dyn Storage>, String> {
+    Ok(match location {
+        Location::Sqlite(path) => {
+            let store = sqlite::Store::open_file(path, sync)?;
+            if let Some(from) = store.migrated_from() {
+                // Operators should know their file changed (older punct
+                // releases cannot open it any more).
+                eprintln!(
+                    "punct serve: migrated database {} from schema version {from} to \
+                     {SCHEMA_VERSION}",
+                    path.display()
+                );
+            }
+            Arc::new(store)
+        }
+        Location::Postgres(url) => Arc::new(postgres::Store::open(url).await?),
+    })
+}
+
+/// Brings the database's schema to this punct's version (`punct db
+/// migrate`); says what it did.
+pub async fn migrate(location: &Location) -> Result<String, String> {
+    match location {
+        Location::Sqlite(path) => {
+            let store = sqlite::Store::open_file(path, SyncMode::Full)?;
+            Ok(match store.migrated_from() {
+                Some(from) => format!(
+                    "{}: migrated from schema version {from} to {SCHEMA_VERSION}",
+                    location.describe()
+                ),
+                None => format!(
+                    "{}: at schema version {SCHEMA_VERSION}, nothing to do",
+                    location.describe()
+                ),
+            })
+        }
+        Location::Postgres(url) => postgres::migrate(url).await,
+    }
+}
+
+/// How a copy went.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Copied {
+    /// Games written to the target.
+    pub copied: u64,
+    /// Games the target had already, identical.
+    pub present: u64,
+}
+
+/// Copies every game of `from` into `to`, column for column. A game the
+/// target has already is skipped if identical (so a copy that stopped
+/// half-way can be run again) and refused if it differs: nothing is
+/// overwritten. `progress` hears the running count after each page.
+pub async fn copy(
+    from: &dyn Storage,
+    to: &dyn Storage,
+    mut progress: impl FnMut(&Copied),
+) -> Result<Copied, String> {
+    const PAGE: u32 = 500;
+    let mut done = Copied::default();
+    let mut after: Option<String> = None;
+    loop {
+        let rows = from.page(after.as_deref(), PAGE).await?;
+        let Some(last) = rows.last() else {
+            return Ok(done);
+        };
+        after = Some(last.id.clone());
+        for row in rows {
+            match to.insert(row.clone()).await {
+                Ok(()) => done.copied += 1,
+                Err(SaveError::Duplicate) => {
+                    let there = to.load(&row.id).await?;
+                    if there.as_ref() == Some(&row) {
+                        done.present += 1;
+                    } else {
+                        return Err(format!(
+                            "game {} is in both databases and differs: nothing of it was \
+                             overwritten (copied {} games before it); copy into an empty database",
+                            row.id, done.copied
+                        ));
+                    }
+                }
+                Err(e) => return Err(format!("game {}: {e}", row.id)),
+            }
+        }
+        progress(&done);
+    }
+}

@@ -1,0 +1,696 @@
+//! Games in PostgreSQL, shared by any number of `punct serve` instances.
+//!
+//! A pool of connections (deadpool-postgres); every write is one
+//! statement, so it is its own transaction: an insert that does nothing
+//! when the id is taken, an update that lands only on the expected
+//! version. Each write that lands also sends `NOTIFY punct_games` with
+//! the game's id and new version, delivered at commit, so other instances
+//! can read the game again. The schema is versioned by refinery's
+//! migrations (`postgres/V*.sql`), applied by `punct db migrate`; `punct
+//! serve` only checks it.
+
+use super::{BoxFuture, Change, GameRow, ListFilter, SaveError};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use std::sync::OnceLock;
+use tokio::sync::broadcast;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::NoTls;
+
+mod embedded {
+    refinery::embed_migrations!("src/store/postgres");
+}
+
+/// The channel every change of a game is announced on: the payload is
+/// `ID VERSION` (far below PostgreSQL's 8,000-byte limit).
+pub const CHANNEL: &str = "punct_games";
+
+/// Connections each instance keeps at most.
+const POOL_SIZE: usize = 16;
+
+const COLUMNS: &str = "id, variant, mode, ai_level, ai_side, white_token, black_token, start, \
+                       moves, result, reason, draw_offer, takeback, created, updated, version, \
+                       status, plies, invite, imported, tags, white_name, black_name, clock, \
+                       white_ms, black_ms, clock_since, assisted, rematch_offer, rematch, review";
+
+/// Reads a connection URL.
+pub fn parse_url(url: &str) -> Result<tokio_postgres::Config, String> {
+    url.parse::<tokio_postgres::Config>().map_err(|e| {
+        format!("the PostgreSQL URL is not valid ({e}): write postgres://USER[:PASSWORD]@HOST[:PORT]/NAME")
+    })
+}
+
+/// `PostgreSQL database NAME on HOST:PORT as USER`: the URL without its
+/// password, for messages and logs.
+pub fn describe_url(url: &str) -> String {
+    let Ok(config) = parse_url(url) else {
+        return "a PostgreSQL database (URL not valid)".to_string();
+    };
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let host = match h {
+                tokio_postgres::config::Host::Tcp(name) => name.clone(),
+                #[cfg(unix)]
+                tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
+            };
+            let port = config.get_ports().get(i).or(config.get_ports().first());
+            match port {
+                Some(p) => format!("{host}:{p}"),
+                None => host,
+            }
+        })
+        .collect();
+    let on = if hosts.is_empty() {
+        "localhost".to_string()
+    } else {
+        hosts.join(",")
+    };
+    let user = config.get_user().unwrap_or("(default user)");
+    match config.get_dbname() {
+        Some(name) => format!("PostgreSQL database {name} on {on} as {user}"),
+        None => format!("PostgreSQL database on {on} as {user}"),
+    }
+}
+
+/// A PostgreSQL error with what the server said, not just its kind.
+pub(crate) fn pg_error(e: &tokio_postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        let mut text = format!("{}: {}", db.severity(), db.message());
+        if let Some(detail) = db.detail() {
+            text.push_str(&format!(" ({detail})"));
+        }
+        return text;
+    }
+    match std::error::Error::source(e) {
+        Some(source) => format!("{e}: {source}"),
+        None => e.to_string(),
+    }
+}
+
+fn pool_error(e: deadpool_postgres::PoolError) -> String {
+    match e {
+        deadpool_postgres::PoolError::Backend(e) => pg_error(&e),
+        e => e.to_string(),
+    }
+}
+
+/// What the database's schema history says.
+enum Schema {
+    /// No PÜNCT schema yet (an empty database).
+    Empty,
+    /// The last migration applied.
+    At(i32),
+    /// Tables that are not PÜNCT's, and no schema history.
+    Foreign(String),
+}
+
+/// The newest schema version this punct knows.
+fn latest() -> i32 {
+    embedded::migrations::runner()
+        .get_migrations()
+        .iter()
+        .map(|m| m.version())
+        .max()
+        .unwrap_or(0)
+}
+
+async fn schema(client: &mut tokio_postgres::Client) -> Result<Schema, String> {
+    let history: Option<String> = client
+        .query_one("SELECT to_regclass('refinery_schema_history')::text", &[])
+        .await
+        .map_err(|e| pg_error(&e))?
+        .get(0);
+    if history.is_none() {
+        let tables: Vec<String> = client
+            .query(
+                "SELECT table_name::text FROM information_schema.tables \
+                 WHERE table_schema = current_schema() ORDER BY 1",
+                &[],
+            )
+            .await
+            .map_err(|e| pg_error(&e))?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        return Ok(if tables.is_empty() {
+            Schema::Empty
+        } else {
+            Schema::Foreign(format!(
+                "it has tables ({}) but no PÜNCT schema history",
+                tables.join(", ")
+            ))
+        });
+    }
+    let last = embedded::migrations::runner()
+        .get_last_applied_migration_async(client)
+        .await
+        .map_err(|e| format!("reading the schema history: {e}"))?;
+    Ok(last.map_or(Schema::Empty, |m| Schema::At(m.version())))
+}
+
+async fn connect(url: &str) -> Result<tokio_postgres::Client, String> {
+    let config = parse_url(url)?;
+    let (client, connection) = config
+        .connect(NoTls)
+        .await
+        .map_err(|e| format!("cannot connect to {}: {}", describe_url(url), pg_error(&e)))?;
+    tokio::spawn(async move {
+        // Ends when the client is dropped, or with the connection's error.
+        let _ = connection.await;
+    });
+    Ok(client)
+}
+
+/// `punct db migrate` on PostgreSQL: applies the migrations this punct
+/// has and the database lacks, each in its own transaction, under an
+/// advisory lock so two instances migrating at once take turns.
+pub async fn migrate(url: &str) -> Result<String, String> {
+    let what = describe_url(url);
+    let mut client = connect(url).await?;
+    // A number of our own for the lock: "PÜNCT" in ASCII-ish bytes.
+    const LOCK: i64 = 0x5055_4e43_5400;
+    client
+        .execute("SELECT pg_advisory_lock($1)", &[&LOCK])
+        .await
+        .map_err(|e| format!("{what}: {}", pg_error(&e)))?;
+    let result = async {
+        if let Schema::Foreign(why) = schema(&mut client).await? {
+            return Err(format!("{what} is not a PÜNCT games database: {why}"));
+        }
+        let report = embedded::migrations::runner()
+            .run_async(&mut client)
+            .await
+            .map_err(|e| format!("{what}: migrating failed: {e}"))?;
+        let applied: Vec<String> = report
+            .applied_migrations()
+            .iter()
+            .map(|m| format!("{} ({})", m.version(), m.name()))
+            .collect();
+        Ok(if applied.is_empty() {
+            format!("{what}: at schema version {}, nothing to do", latest())
+        } else {
+            format!(
+                "{what}: applied schema version{} {}; now at {}",
+                if applied.len() > 1 { "s" } else { "" },
+                applied.join(", "),
+                latest()
+            )
+        })
+    }
+    .await;
+    let _ = client
+        .execute("SELECT pg_advisory_unlock($1)", &[&LOCK])
+        .await;
+    result
+}
+
+/// The games in a PostgreSQL database.
+pub struct Store {
+    pool: Pool,
+    url: String,
+    /// The announcements of changes, once someone asked for them.
+    changes: OnceLock<broadcast::Sender<Change>>,
+}
+
+impl Store {
+    /// Connects and checks that the database is at this punct's schema.
+    pub async fn open(url: &str) -> Result<Store, String> {
+        let what = describe_url(url);
+        let mut client = connect(url).await?;
+        let migrate = format!("punct db migrate --database '{}'", redact(url));
+        match schema(&mut client).await? {
+            Schema::At(v) if v == latest() => {}
+            Schema::At(v) if v > latest() => {
+                return Err(format!(
+                    "{what} was written by a newer punct (schema version {v}; this punct knows \
+                     versions up to {}): upgrade punct",
+                    latest()
+                ))
+            }
+            Schema::At(v) => {
+                return Err(format!(
+                    "{what} is at schema version {v}, this punct needs {}: run `{migrate}` first",
+                    latest()
+                ))
+            }
+            Schema::Empty => {
+                return Err(format!(
+                    "{what} has no PÜNCT tables yet: run `{migrate}` first"
+                ))
+            }
+            Schema::Foreign(why) => {
+                return Err(format!("{what} is not a PÜNCT games database: {why}"))
+            }
+        }
+        drop(client);
+        let manager = Manager::from_config(
+            parse_url(url)?,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .create_timeout(Some(std::time::Duration::from_secs(10)))
+            .wait_timeout(Some(std::time::Duration::from_secs(10)))
+            .build()
+            .map_err(|e| format!("{what}: {e}"))?;
+        Ok(Store {
+            pool,
+            url: url.to_string(),
+            changes: OnceLock::new(),
+        })
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object, String> {
+        self.pool
+            .get()
+            .await
+            .map_err(|e| format!("{}: {}", self.describe_db(), pool_error(e)))
+    }
+
+    fn describe_db(&self) -> String {
+        describe_url(&self.url)
+    }
+
+    async fn insert_row(&self, row: GameRow) -> Result<(), SaveError> {
+        let client = self.client().await.map_err(SaveError::Failed)?;
+        let ai_level = level_param(&row)?;
+        let places: Vec<String> = (1..=31).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "WITH added AS (INSERT INTO games ({COLUMNS}) VALUES ({}) \
+             ON CONFLICT (id) DO NOTHING RETURNING id, version) \
+             SELECT pg_notify('{CHANNEL}', id || ' ' || version) FROM added",
+            places.join(", ")
+        );
+        let stmt = client.prepare_cached(&sql).await.map_err(write_failed)?;
+        let rows = client
+            .query(&stmt, &row_params(&row, &ai_level))
+            .await
+            .map_err(write_failed)?;
+        if rows.is_empty() {
+            Err(SaveError::Duplicate)
+        } else {
+            Ok(())
+        }
+    }
+
+    async fn update_row(&self, row: GameRow, expected: i64) -> Result<(), SaveError> {
+        let client = self.client().await.map_err(SaveError::Failed)?;
+        let ai_level = level_param(&row)?;
+        let set: Vec<String> = COLUMNS
+            .split(", ")
+            .enumerate()
+            .skip(1)
+            .map(|(i, c)| format!("{c} = ${}", i + 1))
+            .collect();
+        let sql = format!(
+            "WITH changed AS (UPDATE games SET {} WHERE id = $1 AND version = $32 \
+             RETURNING id, version) \
+             SELECT pg_notify('{CHANNEL}', id || ' ' || version) FROM changed",
+            set.join(", ")
+        );
+        let stmt = client.prepare_cached(&sql).await.map_err(write_failed)?;
+        let mut params = row_params(&row, &ai_level).to_vec();
+        params.push(&expected);
+        let rows = client.query(&stmt, &params).await.map_err(write_failed)?;
+        if rows.is_empty() {
+            // Another version, or no such game at all.
+            Err(SaveError::Stale)
+        } else {
+            Ok(())
+        }
+    }
+
+    async fn select(
+        &self,
+        filter: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<GameRow>, String> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM games {filter}"))
+            .await
+            .map_err(|e| format!("database: {}", pg_error(&e)))?;
+        client
+            .query(&stmt, params)
+            .await
+            .map_err(|e| format!("database: {}", pg_error(&e)))?
+            .iter()
+            .map(row_to_game)
+            .collect()
+    }
+
+    async fn list_rows(&self, filter: &ListFilter) -> Result<Vec<GameRow>, String> {
+        let mut clauses: Vec<String> = Vec::new();
+        let mut params: Vec<Box<dyn ToSql + Sync + Send>> = Vec::new();
+        match filter.status.as_deref() {
+            Some("ongoing") => clauses.push("status = 'ongoing'".into()),
+            Some(_) => clauses.push("status <> 'ongoing'".into()),
+            None => {}
+        }
+        if filter.watch {
+            clauses.push(
+                "status = 'ongoing' AND mode = 'online' AND invite IS NULL AND plies > 0".into(),
+            );
+        }
+        if let Some(before) = filter.empty_before {
+            params.push(Box::new(before));
+            clauses.push(format!("(plies > 0 OR updated >= ${})", params.len()));
+        }
+        if let Some(ids) = &filter.ids {
+            params.push(Box::new(ids.clone()));
+            clauses.push(format!("id = ANY(${})", params.len()));
+        }
+        params.push(Box::new(i64::from(filter.limit)));
+        let limit = params.len();
+        let filter = if clauses.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", clauses.join(" AND "))
+        };
+        let refs: Vec<&(dyn ToSql + Sync)> = params
+            .iter()
+            .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+            .collect();
+        // Ids compare bytewise, as in SQLite, whatever the database's
+        // collation.
+        self.select(
+            &format!("{filter} ORDER BY updated DESC, id COLLATE \"C\" LIMIT ${limit}"),
+            &refs,
+        )
+        .await
+    }
+}
+
+/// Listens on [`CHANNEL`] on a connection of its own and passes every
+/// announcement on, for as long as the process runs. A lost connection is
+/// made again (after a pause); announcements sent meanwhile are lost, so
+/// each new connection starts with [`Change::Missed`].
+async fn listen(url: String, changes: broadcast::Sender<Change>) {
+    let mut said = false;
+    loop {
+        match parse_url(&url) {
+            Ok(config) => match config.connect(NoTls).await {
+                Ok((client, mut connection)) => {
+                    said = false;
+                    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+                    // The connection itself hands over the notifications.
+                    let driver = tokio::spawn(async move {
+                        loop {
+                            match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                                Some(Ok(tokio_postgres::AsyncMessage::Notification(n))) => {
+                                    if tx.send(n).is_err() {
+                                        return;
+                                    }
+                                }
+                                Some(Ok(_)) => {}
+                                Some(Err(_)) | None => return,
+                            }
+                        }
+                    });
+                    if client
+                        .batch_execute(&format!("LISTEN {CHANNEL}"))
+                        .await
+                        .is_ok()
+                    {
+                        let _ = changes.send(Change::Missed);
+                        while let Some(n) = rx.recv().await {
+                            if let Some(change) = parse_payload(n.payload()) {
+                                let _ = changes.send(change);
+                            }
+                        }
+                    }
+                    driver.abort();
+                    eprintln!(
+                        "punct serve: lost the connection that listens for changes to {}; \
+                         connecting again",
+                        describe_url(&url)
+                    );
+                }
+                Err(e) if !said => {
+                    said = true;
+                    eprintln!(
+                        "punct serve: cannot listen for changes to {}: {}; trying again",
+                        describe_url(&url),
+                        pg_error(&e)
+                    );
+                }
+                Err(_) => {}
+            },
+            Err(_) => return,
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    }
+}
+
+/// `ID VERSION` → a change.
+fn parse_payload(payload: &str) -> Option<Change> {
+    let (id, version) = payload.split_once(' ')?;
+    Some(Change::Game {
+        id: id.to_string(),
+        version: version.parse().ok()?,
+    })
+}
+
+/// The URL with its password (if any) replaced, for messages that show
+/// a command to run.
+fn redact(url: &str) -> String {
+    // postgres://user:password@host/… → postgres://user:…@host/…
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let Some((auth, host)) = rest.split_once('@') else {
+        return url.to_string();
+    };
+    match auth.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:PASSWORD@{host}"),
+        None => url.to_string(),
+    }
+}
+
+fn write_failed(e: tokio_postgres::Error) -> SaveError {
+    SaveError::Failed(format!("database write failed: {}", pg_error(&e)))
+}
+
+/// The AI level as PostgreSQL's INTEGER.
+fn level_param(row: &GameRow) -> Result<Option<i32>, SaveError> {
+    row.ai_level
+        .map(i32::try_from)
+        .transpose()
+        .map_err(|_| SaveError::Failed(format!("AI level {:?} out of range", row.ai_level)))
+}
+
+fn row_params<'a>(g: &'a GameRow, ai_level: &'a Option<i32>) -> [&'a (dyn ToSql + Sync); 31] {
+    [
+        &g.id,
+        &g.variant,
+        &g.mode,
+        ai_level,
+        &g.ai_side,
+        &g.white_token,
+        &g.black_token,
+        &g.start,
+        &g.moves,
+        &g.result,
+        &g.reason,
+        &g.draw_offer,
+        &g.takeback,
+        &g.created,
+        &g.updated,
+        &g.version,
+        &g.status,
+        &g.plies,
+        &g.invite,
+        &g.imported,
+        &g.tags,
+        &g.white_name,
+        &g.black_name,
+        &g.clock,
+        &g.white_ms,
+        &g.black_ms,
+        &g.clock_since,
+        &g.assisted,
+        &g.rematch_offer,
+        &g.rematch,
+        &g.review,
+    ]
+}
+
+fn row_to_game(r: &tokio_postgres::Row) -> Result<GameRow, String> {
+    let bad = |e: tokio_postgres::Error| format!("database: a stored game: {}", pg_error(&e));
+    let ai_level: Option<i32> = r.try_get(3).map_err(bad)?;
+    Ok(GameRow {
+        id: r.try_get(0).map_err(bad)?,
+        variant: r.try_get(1).map_err(bad)?,
+        mode: r.try_get(2).map_err(bad)?,
+        ai_level: ai_level
+            .map(u32::try_from)
+            .transpose()
+            .map_err(|_| format!("database: a stored game has AI level {ai_level:?}"))?,
+        ai_side: r.try_get(4).map_err(bad)?,
+        white_token: r.try_get(5).map_err(bad)?,
+        black_token: r.try_get(6).map_err(bad)?,
+        start: r.try_get(7).map_err(bad)?,
+        moves: r.try_get(8).map_err(bad)?,
+        result: r.try_get(9).map_err(bad)?,
+        reason: r.try_get(10).map_err(bad)?,
+        draw_offer: r.try_get(11).map_err(bad)?,
+        takeback: r.try_get(12).map_err(bad)?,
+        created: r.try_get(13).map_err(bad)?,
+        updated: r.try_get(14).map_err(bad)?,
+        version: r.try_get(15).map_err(bad)?,
+        status: r.try_get(16).map_err(bad)?,
+        plies: r.try_get(17).map_err(bad)?,
+        invite: r.try_get(18).map_err(bad)?,
+        imported: r.try_get(19).map_err(bad)?,
+        tags: r.try_get(20).map_err(bad)?,
+        white_name: r.try_get(21).map_err(bad)?,
+        black_name: r.try_get(22).map_err(bad)?,
+        clock: r.try_get(23).map_err(bad)?,
+        white_ms: r.try_get(24).map_err(bad)?,
+        black_ms: r.try_get(25).map_err(bad)?,
+        clock_since: r.try_get(26).map_err(bad)?,
+        assisted: r.try_get(27).map_err(bad)?,
+        rematch_offer: r.try_get(28).map_err(bad)?,
+        rematch: r.try_get(29).map_err(bad)?,
+        review: r.try_get(30).map_err(bad)?,
+    })
+}
+
+impl super::Storage for Store {
+    fn kind(&self) -> &'static str {
+        "postgres"
+    }
+
+    fn describe(&self) -> String {
+        self.describe_db()
+    }
+
+    fn insert(&self, row: GameRow) -> BoxFuture<'_, Result<(), SaveError>> {
+        Box::pin(self.insert_row(row))
+    }
+
+    fn update(&self, row: GameRow, expected: i64) -> BoxFuture<'_, Result<(), SaveError>> {
+        Box::pin(self.update_row(row, expected))
+    }
+
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, String>> {
+        Box::pin(async move {
+            let id = id.to_string();
+            Ok(self
+                .select("WHERE id = $1", &[&id])
+                .await?
+                .into_iter()
+                .next())
+        })
+    }
+
+    fn list<'a>(&'a self, filter: &'a ListFilter) -> BoxFuture<'a, Result<Vec<GameRow>, String>> {
+        Box::pin(self.list_rows(filter))
+    }
+
+    fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, String>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let rows = client
+                .query(
+                    "SELECT id FROM games WHERE status = 'ongoing' AND clock_since IS NOT NULL \
+                     AND clock_since + LEAST(COALESCE(white_ms, 0), COALESCE(black_ms, 0)) <= $1",
+                    &[&by],
+                )
+                .await
+                .map_err(|e| format!("database: {}", pg_error(&e)))?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn page<'a>(
+        &'a self,
+        after: Option<&'a str>,
+        limit: u32,
+    ) -> BoxFuture<'a, Result<Vec<GameRow>, String>> {
+        Box::pin(async move {
+            let after = after.map(str::to_string);
+            let limit = i64::from(limit);
+            self.select(
+                "WHERE $1::text IS NULL OR id COLLATE \"C\" > $1 ORDER BY id COLLATE \"C\" LIMIT $2",
+                &[&after, &limit],
+            )
+            .await
+        })
+    }
+
+    fn changes(&self) -> Option<broadcast::Receiver<Change>> {
+        let sender = self.changes.get_or_init(|| {
+            let (tx, _) = broadcast::channel(1024);
+            tokio::spawn(listen(self.url.clone(), tx.clone()));
+            tx
+        });
+        Some(sender.subscribe())
+    }
+
+    fn ping(&self) -> BoxFuture<'_, Result<(), String>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            client
+                .query_one("SELECT 1", &[])
+                .await
+                .map(|_| ())
+                .map_err(|e| format!("{}: {}", self.describe_db(), pg_error(&e)))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_description_never_shows_the_password() {
+        let text = describe_url("postgres://punct:s3cret@db.example:5433/games");
+        assert_eq!(
+            text,
+            "PostgreSQL database games on db.example:5433 as punct"
+        );
+        assert!(!redact("postgres://punct:s3cret@db/games").contains("s3cret"));
+        assert_eq!(
+            redact("postgres://punct@db/games"),
+            "postgres://punct@db/games"
+        );
+    }
+
+    #[test]
+    fn announcements_carry_the_id_and_version() {
+        assert_eq!(
+            parse_payload("abc123 17"),
+            Some(Change::Game {
+                id: "abc123".into(),
+                version: 17
+            })
+        );
+        assert_eq!(parse_payload("abc123"), None);
+        assert_eq!(parse_payload("abc123 x"), None);
+    }
+
+    #[test]
+    fn a_bad_url_is_named() {
+        let e = parse_url("postgres://punct@db:notaport/games").unwrap_err();
+        assert!(e.contains("not valid"), "{e}");
+    }
+
+    #[test]
+    fn the_migrations_are_numbered_from_one_without_gaps() {
+        let mut versions: Vec<i32> = embedded::migrations::runner()
+            .get_migrations()
+            .iter()
+            .map(|m| m.version())
+            .collect();
+        versions.sort();
+        assert_eq!(versions, (1..=latest()).collect::<Vec<_>>());
+    }
+}
