@@ -17,7 +17,7 @@ export PUNCT_TEST_DATABASE_URL PUNCT_REQUIRE_POSTGRES=1
 cargo test --workspace --locked 2>&1 | tee "$log"
 # The same servers, their games in PostgreSQL.
 PUNCT_TEST_BACKEND=postgres cargo test -p punct-server --locked \
-    --test api --test durability --test seats --test clocks --test presence 2>&1 | tee -a "$log"
+    --test api --test durability --test seats --test clocks --test presence --test metrics 2>&1 | tee -a "$log"
 
 # Browser tests need chromium (Debian's package) and playwright-core (npm).
 chromium=${PUNCT_CHROMIUM:-/usr/bin/chromium}

@@ -19,7 +19,7 @@ enum DbCommand {
     /// needed before `punct serve` starts on a new or older database;
     /// SQLite: `punct serve` does it itself)
     Migrate {
-        /// postgres://USER@HOST:PORT/NAME or sqlite:PATH [default: games.sqlite3 in --data-dir]
+        /// postgres://USER[:PASSWORD]@HOST[:PORT]/NAME or sqlite:PATH [default: games.sqlite3 in --data-dir]
         #[arg(long, env = "PUNCT_DATABASE_URL", hide_env_values = true, value_parser = parse_location)]
         database: Option<Location>,
         /// The data directory whose SQLite file to migrate [default: as `punct serve`]
@@ -69,7 +69,7 @@ pub fn run(args: DbArgs) -> Result<(), Failure> {
                 from.describe(),
                 to.describe(),
                 if copied.present > 0 {
-                    format!(" ({} were there already, unchanged)", copied.present)
+                    format!(" ({} already there, unchanged)", copied.present)
                 } else {
                     String::new()
                 }

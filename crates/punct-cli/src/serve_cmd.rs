@@ -18,8 +18,8 @@ pub struct ServeArgs {
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
     /// The games database instead of the data directory's SQLite file:
-    /// postgres://USER@HOST:PORT/NAME (several instances may share it; run
-    /// `punct db migrate` first) or sqlite:PATH
+    /// postgres://USER[:PASSWORD]@HOST[:PORT]/NAME (several instances may
+    /// share it; run `punct db migrate` first) or sqlite:PATH
     #[arg(long, env = "PUNCT_DATABASE_URL", hide_env_values = true, value_parser = crate::db_cmd::parse_location)]
     pub database: Option<punct_server::Location>,
     /// The AI's thinking time per move, in milliseconds
@@ -35,7 +35,7 @@ pub struct ServeArgs {
     /// When a move is acknowledged: once flushed to disk (full: survives a
     /// power cut) or once handed to the operating system (normal: survives
     /// the server crashing or being killed, not the machine; no disk flush
-    /// per move)
+    /// per move). SQLite only: PostgreSQL commits as its server is set
     #[arg(long, value_enum, default_value_t = Sync::Full)]
     pub sync: Sync,
 

@@ -52,6 +52,8 @@ pub(crate) struct Scheduler {
     /// For `Retry-After`: about how long one job holds a worker.
     movetime_ms: u64,
     queues: Mutex<Queues>,
+    /// How long jobs waited for a worker (metrics.rs).
+    wait: prometheus_client::metrics::histogram::Histogram,
 }
 
 #[derive(Default)]
@@ -110,7 +112,10 @@ impl Refused {
 }
 
 impl Scheduler {
-    pub(crate) fn new(config: &Config) -> Arc<Scheduler> {
+    pub(crate) fn new(
+        config: &Config,
+        wait: prometheus_client::metrics::histogram::Histogram,
+    ) -> Arc<Scheduler> {
         Arc::new(Scheduler {
             workers: config.ai_workers.max(1),
             per_client: config.ai_jobs_per_client.max(1),
@@ -118,6 +123,7 @@ impl Scheduler {
             queue: config.ai_queue,
             movetime_ms: config.ai_movetime_ms,
             queues: Mutex::new(Queues::default()),
+            wait,
         })
     }
 
@@ -185,7 +191,14 @@ impl Scheduler {
             id,
             granted: rx,
             taken: false,
+            since: std::time::Instant::now(),
         })
+    }
+
+    /// Jobs running and jobs waiting, in all.
+    pub(crate) fn counts(&self) -> (usize, usize) {
+        let q = self.lock();
+        (q.running, q.waiting)
     }
 
     /// How many jobs `client` may run at once. The server's own jobs (games
@@ -281,6 +294,8 @@ pub(crate) struct Ticket {
     granted: oneshot::Receiver<()>,
     /// Turned into a [`Permit`], which gives the worker back itself.
     taken: bool,
+    /// When it was queued.
+    since: std::time::Instant,
 }
 
 impl Ticket {
@@ -290,6 +305,9 @@ impl Ticket {
         // No await between here and the end: a cancelled wait never
         // leaves a worker counted but unheld.
         self.taken = true;
+        if granted {
+            self.sched.wait.observe(self.since.elapsed().as_secs_f64());
+        }
         granted.then(|| Permit {
             sched: self.sched.clone(),
             client: self.client,
@@ -573,6 +591,7 @@ async fn save_move(app: &Arc<App>, slot: &Arc<Slot>, pos: &Position, best: Move)
             Ok(()) => {
                 slot.publish(&game);
                 app.queue_review(&game);
+                app.metrics.moved(1);
                 return Ended::Done;
             }
             Err(SaveError::Stale) => {
@@ -642,6 +661,7 @@ mod tests {
             queue: all,
             movetime_ms: 1000,
             queues: Mutex::new(Queues::default()),
+            wait: prometheus_client::metrics::histogram::Histogram::new([1.0]),
         })
     }
 

@@ -105,6 +105,8 @@ pub(crate) struct App {
     pub(crate) hosts: Arc<Hosts>,
     /// Ended games waiting for their post-game analysis (review.rs).
     pub(crate) reviews: tokio::sync::mpsc::Sender<String>,
+    /// What operators watch (metrics.rs).
+    pub(crate) metrics: Arc<crate::metrics::Metrics>,
 }
 
 pub(crate) type Shared = State<Arc<App>>;
@@ -232,6 +234,9 @@ impl App {
             }
             let state = slot.publish(&game);
             self.queue_review(&game);
+            if let Ok(played) = u64::try_from(game.row.plies - before.row.plies) {
+                self.metrics.moved(played);
+            }
             let version = game.row.version;
             // Whatever the AI was thinking about is out of date now. Stopped
             // under the game's lock: a search started later sees the new game.

@@ -17,6 +17,7 @@ mod games;
 mod learn;
 mod limits;
 mod live;
+mod metrics;
 mod presence;
 mod rematch;
 mod review;

@@ -12,7 +12,10 @@ use std::sync::Arc;
 
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
     let hosts = Arc::new(Hosts::new(&config)?);
+    let metrics = Arc::new(crate::metrics::Metrics::new());
     let store = crate::store::open(&config.location(), config.sync).await?;
+    // Every database call timed for the metrics.
+    let store = Arc::new(crate::metrics::Timed::new(store, &metrics));
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))
         .await
         .map_err(|e| format!("cannot listen on {}:{}: {e}", config.bind, config.port))?;
@@ -28,7 +31,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     };
     let (reviews, review_queue) = tokio::sync::mpsc::channel(crate::review::QUEUE);
     let app = Arc::new(App {
-        ai: crate::ai::Scheduler::new(&config),
+        ai: crate::ai::Scheduler::new(&config, metrics.ai_wait.clone()),
         config,
         store,
         games: std::sync::Mutex::new(HashMap::new()),
@@ -38,6 +41,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         sockets: Arc::new(SocketCounts::default()),
         hosts: hosts.clone(),
         reviews,
+        metrics,
     });
     crate::ai::resume_ai_games(&app).await;
     tokio::spawn(crate::app::housekeeping(app.clone()));
@@ -54,10 +58,17 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         .merge(
             axum::Router::new()
                 .route("/api/status", axum::routing::get(status))
-                .with_state(app),
+                .route("/api/health", axum::routing::get(crate::metrics::health))
+                .route("/metrics", axum::routing::get(crate::metrics::metrics))
+                .with_state(app.clone()),
         )
         .layer(axum::middleware::from_fn_with_state(rates, limits::limit))
-        .layer(axum::middleware::from_fn_with_state(hosts, security::guard));
+        .layer(axum::middleware::from_fn_with_state(hosts, security::guard))
+        // Outermost: refusals of the layers above are counted too.
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            crate::metrics::count_requests,
+        ));
     ready(addr);
     conn::serve(listener, router, options, shutdown_signal(), stopping).await;
     Ok(())

@@ -524,6 +524,17 @@ fn other_hosts_are_refused_by_a_loopback_server() {
     assert_eq!(raw(&s.addr, req, Duration::from_secs(10)).0, 200);
     let req = b"GET /api/board HTTP/1.1\r\nHost: other.example.org\r\nConnection: close\r\n\r\n";
     assert_eq!(raw(&s.addr, req, Duration::from_secs(10)).0, 421);
+    // Operators' tools call an instance by its own address: the health
+    // check and the metrics answer any host.
+    for path in ["/api/health", "/metrics"] {
+        let req =
+            format!("GET {path} HTTP/1.1\r\nHost: 10.0.0.11:8080\r\nConnection: close\r\n\r\n");
+        assert_eq!(
+            raw(&s.addr, req.as_bytes(), Duration::from_secs(10)).0,
+            200,
+            "{path}"
+        );
+    }
 }
 
 #[test]

@@ -42,19 +42,9 @@ fn empty_database(cluster: &str, tag: &str) -> String {
     format!("{base}/{name}")
 }
 
-/// Runs SQL with psql; returns its output (unaligned, tuples only).
+/// Runs SQL with psql; its output (unaligned, tuples only).
 fn psql(url: &str, sql: &str) -> String {
-    let out = Command::new("psql")
-        .arg(url)
-        .args(["-qXAt", "-v", "ON_ERROR_STOP=1", "-c", sql])
-        .output()
-        .expect("cannot run psql");
-    assert!(
-        out.status.success(),
-        "psql {sql}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    common::psql(url, sql).unwrap_or_else(|e| panic!("psql {sql}: {e}"))
 }
 
 fn punct(args: &[&str]) -> Output {
@@ -335,7 +325,7 @@ fn db_copy_moves_every_game_between_sqlite_and_postgres_losslessly() {
     assert!(out.status.success(), "{stderr}");
     assert!(
         stdout.contains(&"copied 0 games".to_string())
-            && stdout.contains(&format!("{} were there already", ids.len())),
+            && stdout.contains(&format!("{} already there", ids.len())),
         "{stdout}"
     );
     // A game that differs in the target is never overwritten.
@@ -403,4 +393,41 @@ fn two_instances_race_one_ply_and_each_sees_the_others_moves() {
     let pushed = watcher.recv_state_at(2);
     assert_eq!(common::moves(&pushed), vec![legal[0].clone(), next.clone()]);
     assert_eq!(common::ply(&a.state(&g.id)), 2);
+}
+
+#[test]
+fn the_readiness_check_fails_while_the_database_refuses_and_recovers() {
+    let Some(cluster) = cluster("the_readiness_check_fails_while_the_database_refuses") else {
+        return;
+    };
+    let name = fresh_name("health");
+    let url = postgres_database(&name);
+    let server = Server::start_flags_own(&["--database", &url]);
+    let (status, body) = server.get("/api/health");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["database"]["kind"], "postgres");
+    // The database takes no connections, and its open ones are cut.
+    psql(
+        &cluster,
+        &format!("ALTER DATABASE {name} ALLOW_CONNECTIONS false"),
+    );
+    psql(
+        &cluster,
+        &format!("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '{name}'"),
+    );
+    let (status, body) = server.get("/api/health");
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["status"], "unavailable");
+    let why = body["database"]["error"].as_str().unwrap();
+    assert!(
+        why.contains(&format!("PostgreSQL database {name}")),
+        "{why}"
+    );
+    // Back: the pool connects again.
+    psql(
+        &cluster,
+        &format!("ALTER DATABASE {name} ALLOW_CONNECTIONS true"),
+    );
+    let (status, body) = server.get("/api/health");
+    assert_eq!(status, 200, "{body}");
 }

@@ -251,8 +251,13 @@ pub async fn open(location: &Location, sync: SyncMode) -> Result<Arc<dyn Storage
 pub async fn migrate(location: &Location) -> Result<String, String> {
     match location {
         Location::Sqlite(path) => {
+            let existed = path.exists();
             let store = sqlite::Store::open_file(path, SyncMode::Full)?;
             Ok(match store.migrated_from() {
+                _ if !existed => format!(
+                    "{}: made a new database at schema version {SCHEMA_VERSION} (there was none)",
+                    location.describe()
+                ),
                 Some(from) => format!(
                     "{}: migrated from schema version {from} to {SCHEMA_VERSION}",
                     location.describe()

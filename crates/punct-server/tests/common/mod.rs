@@ -138,16 +138,12 @@ pub fn postgres_database(name: &str) -> String {
         .rsplit_once('/')
         .map_or(cluster.as_str(), |(base, _)| base);
     let url = format!("{base}/{name}");
-    let made = Command::new("psql")
-        .arg(&cluster)
-        .args(["-qXc", &format!("CREATE DATABASE {name}")])
-        .output()
-        .expect("cannot run psql");
-    let said = String::from_utf8_lossy(&made.stderr);
-    assert!(
-        made.status.success() || said.contains("already exists"),
-        "creating database {name}: {said}"
-    );
+    if let Err(said) = psql(&cluster, &format!("CREATE DATABASE {name}")) {
+        assert!(
+            said.contains("already exists"),
+            "creating database {name}: {said}"
+        );
+    }
     let migrated = Command::new(punct_bin())
         .args(["db", "migrate", "--database", &url])
         .output()
@@ -158,6 +154,21 @@ pub fn postgres_database(name: &str) -> String {
         String::from_utf8_lossy(&migrated.stderr)
     );
     url
+}
+
+/// Runs SQL on `url` with psql; its output (unaligned, tuples only), or
+/// what psql said on failure.
+pub fn psql(url: &str, sql: &str) -> Result<String, String> {
+    let out = Command::new("psql")
+        .arg(url)
+        .args(["-qXAt", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        .output()
+        .expect("cannot run psql");
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
 }
 
 /// A database name of its own for `dir` (PostgreSQL names: 63 bytes, no

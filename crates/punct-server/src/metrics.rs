@@ -1,0 +1,257 @@
+//! What operators watch: `GET /metrics` in Prometheus' text format
+//! (requests, moves, live sockets, games in memory, the AI's queue and how
+//! long jobs wait in it, database latency) and `GET /api/health`, the
+//! readiness check that asks the database.
+
+use crate::app::{App, Shared};
+use crate::store::{BoxFuture, Change, GameRow, ListFilter, SaveError, Storage};
+use axum::extract::{Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+use serde_json::json;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    method: String,
+    status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct DatabaseLabels {
+    op: &'static str,
+}
+
+/// The server's metrics; gauges are read off the app when scraped.
+pub(crate) struct Metrics {
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    moves: Counter,
+    live_sockets: Gauge,
+    games_in_memory: Gauge,
+    ai_running: Gauge,
+    ai_waiting: Gauge,
+    /// How long AI jobs waited for a worker (seconds); the scheduler
+    /// observes it.
+    pub(crate) ai_wait: Histogram,
+    database: Family<DatabaseLabels, Histogram>,
+}
+
+impl Metrics {
+    pub(crate) fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("punct");
+        let requests = Family::<RequestLabels, Counter>::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests answered, by method and status",
+            requests.clone(),
+        );
+        let moves = Counter::default();
+        registry.register(
+            "moves",
+            "Moves played (people's and the AI's)",
+            moves.clone(),
+        );
+        let live_sockets = Gauge::default();
+        registry.register("live_sockets", "Live sockets open", live_sockets.clone());
+        let games_in_memory = Gauge::default();
+        registry.register(
+            "games_in_memory",
+            "Games held in memory",
+            games_in_memory.clone(),
+        );
+        let ai_running = Gauge::default();
+        registry.register("ai_jobs_running", "AI searches running", ai_running.clone());
+        let ai_waiting = Gauge::default();
+        registry.register(
+            "ai_jobs_waiting",
+            "AI jobs waiting for a worker",
+            ai_waiting.clone(),
+        );
+        // 1 ms to about 65 s.
+        let ai_wait = Histogram::new(exponential_buckets(0.001, 2.0, 17));
+        registry.register_with_unit(
+            "ai_wait",
+            "How long AI jobs waited for a worker",
+            prometheus_client::registry::Unit::Seconds,
+            ai_wait.clone(),
+        );
+        // 0.1 ms to about 3 s.
+        let database = Family::<DatabaseLabels, Histogram>::new_with_constructor(|| {
+            Histogram::new(exponential_buckets(0.0001, 2.0, 16))
+        });
+        registry.register_with_unit(
+            "database",
+            "Latency of database calls, by operation",
+            prometheus_client::registry::Unit::Seconds,
+            database.clone(),
+        );
+        Metrics {
+            registry,
+            requests,
+            moves,
+            live_sockets,
+            games_in_memory,
+            ai_running,
+            ai_waiting,
+            ai_wait,
+            database,
+        }
+    }
+
+    /// Counts `n` moves played.
+    pub(crate) fn moved(&self, n: u64) {
+        self.moves.inc_by(n);
+    }
+
+    fn encode(&self, app: &App) -> Result<String, std::fmt::Error> {
+        self.live_sockets.set(app.sockets.total() as i64);
+        self.games_in_memory.set(app.games_in_memory() as i64);
+        let (running, waiting) = app.ai.counts();
+        self.ai_running.set(running as i64);
+        self.ai_waiting.set(waiting as i64);
+        let mut text = String::new();
+        prometheus_client::encoding::text::encode(&mut text, &self.registry)?;
+        Ok(text)
+    }
+}
+
+/// Middleware: counts every answer by method and status.
+pub(crate) async fn count_requests(State(app): Shared, request: Request, next: Next) -> Response {
+    let method = request.method().as_str().to_string();
+    let response = next.run(request).await;
+    app.metrics
+        .requests
+        .get_or_create(&RequestLabels {
+            method,
+            status: response.status().as_u16(),
+        })
+        .inc();
+    response
+}
+
+/// `GET /metrics`.
+pub(crate) async fn metrics(State(app): Shared) -> Response {
+    match app.metrics.encode(&app) {
+        Ok(text) => (
+            [(
+                header::CONTENT_TYPE,
+                "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            )],
+            text,
+        )
+            .into_response(),
+        Err(_) => crate::error::ApiError::internal("encoding the metrics failed").into_response(),
+    }
+}
+
+/// How long the readiness check waits for the database.
+const HEALTH_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// `GET /api/health`: 200 when the database answers (with how fast), 503
+/// with why when it does not.
+pub(crate) async fn health(State(app): Shared) -> Response {
+    let kind = app.store.kind();
+    let t0 = Instant::now();
+    let answer = tokio::time::timeout(HEALTH_TIMEOUT, app.store.ping()).await;
+    let latency_ms = (t0.elapsed().as_secs_f64() * 1000.0 * 100.0).round() / 100.0;
+    let (status, body) = match answer {
+        Ok(Ok(())) => (
+            StatusCode::OK,
+            json!({"status": "ok", "database": {"kind": kind, "latency_ms": latency_ms}}),
+        ),
+        Ok(Err(e)) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            json!({"status": "unavailable", "database": {"kind": kind, "error": e}}),
+        ),
+        Err(_) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            json!({"status": "unavailable", "database": {"kind": kind, "error": format!("no answer within {} s", HEALTH_TIMEOUT.as_secs())}}),
+        ),
+    };
+    (status, axum::Json(body)).into_response()
+}
+
+/// A database whose calls are timed into the metrics.
+pub(crate) struct Timed {
+    inner: Arc<dyn Storage>,
+    database: Family<DatabaseLabels, Histogram>,
+}
+
+impl Timed {
+    pub(crate) fn new(inner: Arc<dyn Storage>, metrics: &Metrics) -> Timed {
+        Timed {
+            inner,
+            database: metrics.database.clone(),
+        }
+    }
+
+    fn time<'a, T: Send + 'a>(
+        &'a self,
+        op: &'static str,
+        call: BoxFuture<'a, T>,
+    ) -> BoxFuture<'a, T> {
+        Box::pin(async move {
+            let t0 = Instant::now();
+            let out = call.await;
+            self.database
+                .get_or_create(&DatabaseLabels { op })
+                .observe(t0.elapsed().as_secs_f64());
+            out
+        })
+    }
+}
+
+impl Storage for Timed {
+    fn kind(&self) -> &'static str {
+        self.inner.kind()
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+
+    fn insert(&self, row: GameRow) -> BoxFuture<'_, Result<(), SaveError>> {
+        self.time("insert", self.inner.insert(row))
+    }
+
+    fn update(&self, row: GameRow, expected: i64) -> BoxFuture<'_, Result<(), SaveError>> {
+        self.time("update", self.inner.update(row, expected))
+    }
+
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, String>> {
+        self.time("load", self.inner.load(id))
+    }
+
+    fn list<'a>(&'a self, filter: &'a ListFilter) -> BoxFuture<'a, Result<Vec<GameRow>, String>> {
+        self.time("list", self.inner.list(filter))
+    }
+
+    fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, String>> {
+        self.time("clocks_due", self.inner.clocks_due(by))
+    }
+
+    fn page<'a>(
+        &'a self,
+        after: Option<&'a str>,
+        limit: u32,
+    ) -> BoxFuture<'a, Result<Vec<GameRow>, String>> {
+        self.inner.page(after, limit)
+    }
+
+    fn ping(&self) -> BoxFuture<'_, Result<(), String>> {
+        self.inner.ping()
+    }
+
+    fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<Change>> {
+        self.inner.changes()
+    }
+}
