@@ -1,0 +1,197 @@
+//! Several `punct serve` instances on one PostgreSQL database behave as
+//! one server: players on different instances and a spectator on a third
+//! play a game to its end; an instance killed with SIGKILL loses no
+//! acknowledged move and its clients go on through another; a flag falls
+//! once however many instances hold the game. Needs the test cluster
+//! (`scripts/test.sh`); without one the tests say so and pass.
+
+mod common;
+
+use common::{legal_moves, moves, ply, postgres_cluster, postgres_database, Rng, Server};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// Instances that change a game see each other's changes within this.
+const CATCH_UP: Duration = Duration::from_secs(10);
+
+/// `n` instances on a database of their own, or `None` without a cluster.
+fn instances(test: &str, n: usize) -> Option<Vec<Server>> {
+    if postgres_cluster().is_none() {
+        eprintln!("{test}: skipped, no PostgreSQL (PUNCT_TEST_DATABASE_URL is not set)");
+        return None;
+    }
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let url = postgres_database(&format!(
+        "punct_instances_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    Some(
+        (0..n)
+            .map(|_| Server::start_flags_own(&["--database", &url]))
+            .collect(),
+    )
+}
+
+/// A move for `state`: an addition when there is one, so a game ends
+/// within the reserves (a few dozen plies).
+fn pick(rng: &mut Rng, state: &Value) -> String {
+    let legal = legal_moves(state);
+    let additions: Vec<String> = legal.iter().filter(|m| m.contains('@')).cloned().collect();
+    rng.pick(if additions.is_empty() {
+        &legal
+    } else {
+        &additions
+    })
+    .clone()
+}
+
+/// Plays `mv` at `at` (the ply the client saw) through `server`.
+fn play_at(server: &Server, id: &str, token: &str, mv: &str, at: u64) -> Value {
+    let (status, body) = server.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"token": token, "move": mv, "ply": at}),
+    );
+    assert_eq!(
+        status, 200,
+        "{mv} at ply {at} through {}: {body}",
+        server.addr
+    );
+    body
+}
+
+#[test]
+fn players_on_two_instances_and_a_spectator_on_a_third_play_to_the_end() {
+    let Some(servers) = instances("players_on_two_instances", 3) else {
+        return;
+    };
+    let (a, b, c) = (&servers[0], &servers[1], &servers[2]);
+    // White creates on A, Black claims the seat on B, someone watches on C.
+    let g = a.create(json!({"mode": "online"}));
+    let (status, claimed) = b.claim(&g.id, g.invite.as_deref().unwrap());
+    assert_eq!(status, 200, "{claimed}");
+    let black = claimed["token"].as_str().unwrap().to_string();
+    let white = g.white().to_string();
+    let mut spectator = c.live(&g.id);
+    spectator.recv_state_at(0);
+    let mut rng = Rng::new(7);
+    let mut at = 0;
+    loop {
+        // Each player reads the game from their own instance, as their
+        // page does, once it shows the last move.
+        let (server, token) = if at % 2 == 0 {
+            (a, &white)
+        } else {
+            (b, &black)
+        };
+        let state = server.wait_for(&g.id, CATCH_UP, |s| ply(s) == at);
+        if state["status"] != "ongoing" {
+            break;
+        }
+        assert!(at < 300, "the game did not end");
+        let mv = pick(&mut rng, &state);
+        play_at(server, &g.id, token, &mv, at);
+        at += 1;
+        // The spectator's instance pushes every move, in order.
+        let seen = spectator.recv_state_at(at);
+        assert_eq!(moves(&seen).last(), Some(&mv), "the spectator's ply {at}");
+    }
+    // One game, one result, on every instance.
+    let finals: Vec<Value> = servers
+        .iter()
+        .map(|s| s.wait_for(&g.id, CATCH_UP, |s| s["status"] == "over"))
+        .collect();
+    for f in &finals[1..] {
+        assert_eq!(f["moves"], finals[0]["moves"]);
+        assert_eq!(f["result"], finals[0]["result"]);
+        assert_eq!(f["version"], finals[0]["version"]);
+    }
+    assert!(
+        finals[0]["result"]["score"].is_string(),
+        "{}",
+        finals[0]["result"]
+    );
+}
+
+#[test]
+fn a_killed_instance_loses_no_acknowledged_move_and_its_clients_go_on_elsewhere() {
+    let Some(mut servers) = instances("a_killed_instance", 2) else {
+        return;
+    };
+    let g = servers[0].create(json!({"mode": "hotseat"}));
+    let token = g.white().to_string();
+    let mut rng = Rng::new(11);
+    let mut played = Vec::new();
+    for at in 0..6 {
+        let state = servers[0].state(&g.id);
+        let mv = pick(&mut rng, &state);
+        play_at(&servers[0], &g.id, &token, &mv, at);
+        played.push(mv);
+    }
+    let mut watcher = servers[0].live(&g.id);
+    watcher.recv_state_at(6);
+    servers[0].kill();
+    // The socket is gone with its instance; the client reconnects to the
+    // other one and finds every acknowledged move.
+    assert!(watcher.try_recv().is_err(), "a socket of a killed instance");
+    let other = &servers[1];
+    let mut again = other.live(&g.id);
+    let state = again.recv_state_at(6);
+    assert_eq!(moves(&state), played);
+    let mv = pick(&mut rng, &state);
+    play_at(other, &g.id, &token, &mv, 6);
+    played.push(mv);
+    assert_eq!(moves(&again.recv_state_at(7)), played);
+}
+
+#[test]
+fn a_flag_falls_once_however_many_instances_hold_the_game() {
+    let Some(servers) = instances("a_flag_falls_once", 3) else {
+        return;
+    };
+    let (a, b) = (&servers[0], &servers[1]);
+    let g = a.create(
+        json!({"mode": "online", "clock": {"type": "realtime", "initial": 5, "increment": 0}}),
+    );
+    let (status, claimed) = b.claim(&g.id, g.invite.as_deref().unwrap());
+    assert_eq!(status, 200, "{claimed}");
+    let state = a.state(&g.id);
+    let mv = legal_moves(&state)[0].clone();
+    let moved = play_at(a, &g.id, g.white(), &mv, 0);
+    let version = moved["version"].as_i64().unwrap();
+    // Every instance holds the game, its timer armed for Black's flag.
+    let mut sockets: Vec<_> = servers.iter().map(|s| s.live(&g.id)).collect();
+    for socket in &mut sockets {
+        socket.recv_state_at(1);
+    }
+    // Black never moves: the flag falls, written once.
+    for (server, socket) in servers.iter().zip(&mut sockets) {
+        let (over, _) =
+            socket.recv_until(|m| m["type"] == "state" && m["game"]["status"] == "over");
+        assert_eq!(
+            over["game"]["result"]["reason"], "time",
+            "{}",
+            over["game"]["result"]
+        );
+        assert_eq!(
+            over["game"]["version"].as_i64(),
+            Some(version + 1),
+            "one change ends the game, seen through {}",
+            server.addr
+        );
+    }
+    // The ended game's post-game analysis is stored once too (each
+    // instance queues it; the second finds it done): one more change.
+    for server in &servers {
+        let done = server.wait_for(&g.id, Duration::from_secs(60), |s| {
+            s["review"]["status"] == "done"
+        });
+        assert_eq!(
+            done["version"].as_i64(),
+            Some(version + 2),
+            "{}",
+            server.addr
+        );
+    }
+}
