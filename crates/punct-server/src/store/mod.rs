@@ -103,6 +103,26 @@ impl std::fmt::Display for SaveError {
     }
 }
 
+/// The columns of `games`, in the order both backends read and write them
+/// (`GameRow`'s fields).
+pub(crate) const COLUMNS: &str = "id, variant, mode, ai_level, ai_side, white_token, black_token, \
+                                  start, moves, result, reason, draw_offer, takeback, created, \
+                                  updated, version, status, plies, invite, imported, tags, \
+                                  white_name, black_name, clock, white_ms, black_ms, \
+                                  clock_since, assisted, rematch_offer, rematch, review";
+
+/// `variant = P2, mode = P3, …`: every column but the id, set from the
+/// parameter `place(n)` in [`COLUMNS`] order (the id is parameter 1).
+pub(crate) fn assignments(place: impl Fn(usize) -> String) -> String {
+    COLUMNS
+        .split(", ")
+        .enumerate()
+        .skip(1)
+        .map(|(i, c)| format!("{c} = {}", place(i + 1)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Which games a list shows (`GET /api/games`).
 #[derive(Debug, Default)]
 pub struct ListFilter {
@@ -117,6 +137,24 @@ pub struct ListFilter {
     /// games begun and left.
     pub empty_before: Option<i64>,
     pub limit: u32,
+}
+
+impl ListFilter {
+    /// The conditions that take no parameter (the status, watching), in
+    /// SQL that both backends read alike.
+    pub(crate) fn fixed_conditions(&self) -> Vec<&'static str> {
+        let mut conditions = Vec::new();
+        match self.status.as_deref() {
+            Some("ongoing") => conditions.push("status = 'ongoing'"),
+            Some(_) => conditions.push("status <> 'ongoing'"),
+            None => {}
+        }
+        if self.watch {
+            conditions
+                .push("status = 'ongoing' AND mode = 'online' AND invite IS NULL AND plies > 0");
+        }
+        conditions
+    }
 }
 
 /// What the server needs of a games database.

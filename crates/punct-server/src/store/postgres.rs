@@ -9,7 +9,7 @@
 //! migrations (`postgres/V*.sql`), applied by `punct db migrate`; `punct
 //! serve` only checks it.
 
-use super::{BoxFuture, Change, GameRow, ListFilter, SaveError};
+use super::{BoxFuture, Change, GameRow, ListFilter, SaveError, COLUMNS};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use std::sync::OnceLock;
 use tokio::sync::broadcast;
@@ -27,10 +27,27 @@ pub const CHANNEL: &str = "punct_games";
 /// Connections each instance keeps at most.
 const POOL_SIZE: usize = 16;
 
-const COLUMNS: &str = "id, variant, mode, ai_level, ai_side, white_token, black_token, start, \
-                       moves, result, reason, draw_offer, takeback, created, updated, version, \
-                       status, plies, invite, imported, tags, white_name, black_name, clock, \
-                       white_ms, black_ms, clock_since, assisted, rematch_offer, rematch, review";
+/// A new game, unless its id is taken, announced at commit. Made once.
+static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let places: Vec<String> = (1..=31).map(|i| format!("${i}")).collect();
+    format!(
+        "WITH added AS (INSERT INTO games ({COLUMNS}) VALUES ({}) \
+         ON CONFLICT (id) DO NOTHING RETURNING id, version) \
+         SELECT pg_notify('{CHANNEL}', id || ' ' || version) FROM added",
+        places.join(", ")
+    )
+});
+
+/// A change at its expected version (parameter 32, after the row's own),
+/// announced at commit. Made once.
+static UPDATE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "WITH changed AS (UPDATE games SET {} WHERE id = $1 AND version = $32 \
+         RETURNING id, version) \
+         SELECT pg_notify('{CHANNEL}', id || ' ' || version) FROM changed",
+        super::assignments(|n| format!("${n}"))
+    )
+});
 
 /// Reads a connection URL.
 pub fn parse_url(url: &str) -> Result<tokio_postgres::Config, String> {
@@ -280,14 +297,7 @@ impl Store {
     async fn insert_row(&self, row: GameRow) -> Result<(), SaveError> {
         let client = self.client().await.map_err(SaveError::Failed)?;
         let ai_level = level_param(&row)?;
-        let places: Vec<String> = (1..=31).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "WITH added AS (INSERT INTO games ({COLUMNS}) VALUES ({}) \
-             ON CONFLICT (id) DO NOTHING RETURNING id, version) \
-             SELECT pg_notify('{CHANNEL}', id || ' ' || version) FROM added",
-            places.join(", ")
-        );
-        let stmt = client.prepare_cached(&sql).await.map_err(write_failed)?;
+        let stmt = client.prepare_cached(&INSERT).await.map_err(write_failed)?;
         let rows = client
             .query(&stmt, &row_params(&row, &ai_level))
             .await
@@ -302,19 +312,7 @@ impl Store {
     async fn update_row(&self, row: GameRow, expected: i64) -> Result<(), SaveError> {
         let client = self.client().await.map_err(SaveError::Failed)?;
         let ai_level = level_param(&row)?;
-        let set: Vec<String> = COLUMNS
-            .split(", ")
-            .enumerate()
-            .skip(1)
-            .map(|(i, c)| format!("{c} = ${}", i + 1))
-            .collect();
-        let sql = format!(
-            "WITH changed AS (UPDATE games SET {} WHERE id = $1 AND version = $32 \
-             RETURNING id, version) \
-             SELECT pg_notify('{CHANNEL}', id || ' ' || version) FROM changed",
-            set.join(", ")
-        );
-        let stmt = client.prepare_cached(&sql).await.map_err(write_failed)?;
+        let stmt = client.prepare_cached(&UPDATE).await.map_err(write_failed)?;
         let mut params = row_params(&row, &ai_level).to_vec();
         params.push(&expected);
         let rows = client.query(&stmt, &params).await.map_err(write_failed)?;
@@ -346,18 +344,12 @@ impl Store {
     }
 
     async fn list_rows(&self, filter: &ListFilter) -> Result<Vec<GameRow>, String> {
-        let mut clauses: Vec<String> = Vec::new();
+        let mut clauses: Vec<String> = filter
+            .fixed_conditions()
+            .into_iter()
+            .map(String::from)
+            .collect();
         let mut params: Vec<Box<dyn ToSql + Sync + Send>> = Vec::new();
-        match filter.status.as_deref() {
-            Some("ongoing") => clauses.push("status = 'ongoing'".into()),
-            Some(_) => clauses.push("status <> 'ongoing'".into()),
-            None => {}
-        }
-        if filter.watch {
-            clauses.push(
-                "status = 'ongoing' AND mode = 'online' AND invite IS NULL AND plies > 0".into(),
-            );
-        }
         if let Some(before) = filter.empty_before {
             params.push(Box::new(before));
             clauses.push(format!("(plies > 0 OR updated >= ${})", params.len()));

@@ -6,7 +6,7 @@
 //! write: a move is on disk before anyone is told it was played, and many
 //! games moving at once share one fsync (group commit).
 
-use super::{BoxFuture, GameRow, ListFilter, SaveError};
+use super::{BoxFuture, GameRow, ListFilter, SaveError, COLUMNS};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -33,7 +33,7 @@ fn columns_at(version: u32) -> Vec<&'static str> {
 /// number lives in the database's `PRAGMA user_version`; version 1 predates
 /// it and so reads 0 there. A new database is made by running every step,
 /// so it is exactly what a migrated one is. A new version is one more
-/// entry (and `schema/N.sql`, and the new `COLUMNS`); entries already
+/// entry (and `sqlite/N.sql`, and the new `COLUMNS`); entries already
 /// released never change.
 const VERSIONS: &[SchemaVersion] = &[
     SchemaVersion {
@@ -82,11 +82,6 @@ const VERSIONS: &[SchemaVersion] = &[
 
 /// The schema version this punct writes.
 pub const SCHEMA_VERSION: u32 = VERSIONS.len() as u32;
-
-const COLUMNS: &str = "id, variant, mode, ai_level, ai_side, white_token, black_token, start, \
-                       moves, result, reason, draw_offer, takeback, created, updated, version, \
-                       status, plies, invite, imported, tags, white_name, black_name, clock, \
-                       white_ms, black_ms, clock_since, assisted, rematch_offer, rematch, review";
 
 fn row_to_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -405,18 +400,12 @@ impl Store {
             .reader
             .lock()
             .map_err(|_| "database reader unavailable")?;
-        let mut clauses: Vec<String> = Vec::new();
+        let mut clauses: Vec<String> = filter
+            .fixed_conditions()
+            .into_iter()
+            .map(String::from)
+            .collect();
         let mut values: Vec<rusqlite::types::Value> = Vec::new();
-        match filter.status.as_deref() {
-            Some("ongoing") => clauses.push("status = 'ongoing'".into()),
-            Some(_) => clauses.push("status <> 'ongoing'".into()),
-            None => {}
-        }
-        if filter.watch {
-            clauses.push(
-                "status = 'ongoing' AND mode = 'online' AND invite IS NULL AND plies > 0".into(),
-            );
-        }
         if let Some(before) = filter.empty_before {
             values.push(before.into());
             clauses.push(format!("(plies > 0 OR updated >= ?{})", values.len()));
@@ -533,6 +522,15 @@ fn row_params(g: &GameRow) -> [&dyn rusqlite::ToSql; 31] {
 const PLACES: &str = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
                       ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31";
 
+/// A change at its expected version, which follows the row's own 31
+/// parameters. Made once.
+static UPDATE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "UPDATE games SET {} WHERE id = ?1 AND version = ?32",
+        super::assignments(|n| format!("?{n}"))
+    )
+});
+
 /// Runs one write inside the batch's transaction. A failed statement
 /// leaves the transaction usable (SQLite rolls back that statement only),
 /// so one write's failure is that write's answer alone.
@@ -557,20 +555,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), SaveError> {
             }
         }
         Write::Update(g, expected) => {
-            let set: Vec<String> = COLUMNS
-                .split(", ")
-                .enumerate()
-                .skip(1)
-                .map(|(i, c)| format!("{c} = ?{}", i + 1))
-                .collect();
-            // The expected version follows the row's own parameters.
-            let version_place = set.len() + 2;
-            let mut stmt = conn
-                .prepare_cached(&format!(
-                    "UPDATE games SET {} WHERE id = ?1 AND version = ?{version_place}",
-                    set.join(", ")
-                ))
-                .map_err(failed)?;
+            let mut stmt = conn.prepare_cached(&UPDATE).map_err(failed)?;
             let mut params: Vec<&dyn rusqlite::ToSql> = row_params(g).to_vec();
             params.push(expected);
             match stmt.execute(&params[..]) {
