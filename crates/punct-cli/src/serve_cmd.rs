@@ -96,8 +96,14 @@ pub struct ServeArgs {
     /// How long a player of an online real-time game must have been gone
     /// (no live connection) before the opponent may claim the win: seconds,
     /// or with a unit (90s, 2min, 1h)
-    #[arg(long, default_value = "60", value_parser = parse_abandon_after, help_heading = "Server limits")]
+    #[arg(long, default_value = "60", value_parser = parse_duration, help_heading = "Server limits")]
     pub abandon_after: Duration,
+    /// With several instances on one PostgreSQL: how long an instance's
+    /// claim on the AI's move or a post-game review lasts unless renewed,
+    /// so how soon another instance takes the job over from one that
+    /// stopped (seconds, or 10s, 1min)
+    #[arg(long, default_value = "10", value_parser = parse_duration, help_heading = "Server limits")]
+    pub job_lease: Duration,
 
     /// The address people open (e.g. https://punct.example.org): other Host headers are refused, and live sockets must come from this origin
     #[arg(long, help_heading = "Security")]
@@ -129,8 +135,8 @@ impl std::str::FromStr for RateFlag {
     }
 }
 
-/// `--abandon-after`: `N` seconds, or `Ns`, `Nmin`, `Nh`; 1 s to 1 day.
-fn parse_abandon_after(s: &str) -> Result<Duration, String> {
+/// `--abandon-after`, `--job-lease`: `N` seconds, or `Ns`, `Nmin`, `Nh`; 1 s to 1 day.
+fn parse_duration(s: &str) -> Result<Duration, String> {
     let bad = || format!("`{s}` is not a duration: write seconds (60), or 90s, 2min or 1h");
     let t = s.trim();
     let (n, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
@@ -197,6 +203,7 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.header_timeout = Duration::from_secs(args.header_timeout);
     config.shutdown_grace = Duration::from_secs(args.shutdown_grace);
     config.abandon_after = args.abandon_after;
+    config.job_lease = args.job_lease;
     config.public_url = args.public_url;
     config.allowed_hosts = args.allowed_hosts;
     config.allowed_origins = args.allowed_origins;

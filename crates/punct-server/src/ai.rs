@@ -13,7 +13,7 @@ use crate::app::{App, Slot};
 use crate::error::ApiError;
 use crate::games::{LiveGame, Mode, Notice};
 use crate::limits::ClientKey;
-use crate::store::SaveError;
+use crate::store::{JobKind, SaveError};
 use crate::Config;
 use punct_core::{Move, Position};
 use punct_engine::{Ai, Engine, Level, Limits};
@@ -511,6 +511,29 @@ async fn think_and_play(app: &Arc<App>, slot: &Arc<Slot>, ticket: Ticket) -> End
     let Some(permit) = ticket.wait().await else {
         slot.game.lock().await.ai_queued = false;
         return Ended::Done;
+    };
+    // On a database that instances share, the move is worked on by the
+    // one holding its job; held to the end, through the save.
+    let _claim = {
+        let (id, version) = {
+            let game = slot.game.lock().await;
+            (game.row.id.clone(), game.row.version)
+        };
+        match app.claim_job(&id, JobKind::Move, version).await {
+            Ok(Some(claim)) => claim,
+            Ok(None) => {
+                // Another instance thinks; its move reaches this one as
+                // a change.
+                let mut game = slot.game.lock().await;
+                game.ai_queued = false;
+                game.ai_elsewhere = true;
+                return Ended::Done;
+            }
+            Err(e) => {
+                eprintln!("punct serve: game {id}: claiming the AI's move: {e}");
+                return Ended::Failed(NOT_SAVED);
+            }
+        }
     };
     let (pos, best) = loop {
         // What to answer: the game as it is now (it may have changed

@@ -107,6 +107,8 @@ pub(crate) struct App {
     pub(crate) reviews: tokio::sync::mpsc::Sender<String>,
     /// What operators watch (metrics.rs).
     pub(crate) metrics: Arc<crate::metrics::Metrics>,
+    /// The jobs this instance claims on a shared database (jobs.rs).
+    pub(crate) jobs: Arc<crate::jobs::Jobs>,
 }
 
 pub(crate) type Shared = State<Arc<App>>;
@@ -262,6 +264,9 @@ impl App {
         let mut fresh = LiveGame::from_row(row).map_err(ApiError::internal)?;
         // What is not stored stays this instance's own.
         fresh.ai_queued = game.ai_queued;
+        // Changed by another instance: if the AI is to move now, the write
+        // put its job, and whoever claims it thinks.
+        fresh.ai_elsewhere = self.store.jobs().is_some() || game.ai_elsewhere;
         fresh.rematch_pending = game.rematch_pending.take();
         *game = fresh;
         slot.stop_ai();

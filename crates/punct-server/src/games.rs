@@ -104,6 +104,10 @@ pub struct LiveGame {
     /// An AI job (queued or running) will answer this game: set and
     /// cleared by the AI's scheduler (ai.rs), not stored.
     pub ai_queued: bool,
+    /// Another instance sharing the database holds the AI's move (jobs.rs):
+    /// the game shows the AI thinking though no job here answers it. Not
+    /// stored.
+    pub ai_elsewhere: bool,
     /// A rematch begun and not yet stored (rematch.rs): a second one is
     /// refused, and `row.rematch`, which pages follow, is set only once it
     /// is stored. Not stored.
@@ -154,6 +158,7 @@ impl LiveGame {
             mode,
             notice: None,
             ai_queued: false,
+            ai_elsewhere: false,
             rematch_pending: None,
         })
     }
@@ -872,6 +877,79 @@ mod tests {
         // 2026-11-22T12:00:00Z
         assert_eq!(date_tag(1_795_348_800_000), "2026.11.22");
         assert_eq!(date_tag(951_782_400_000), "2000.02.29");
+    }
+
+    /// What the live game says it waits for, in the job table's terms.
+    fn waits_for(g: &LiveGame) -> Option<crate::store::JobKind> {
+        use crate::store::JobKind;
+        if g.ai_to_move() {
+            Some(JobKind::Move)
+        } else if g.is_over() && g.row.review.is_none() && !g.game.is_empty() {
+            Some(JobKind::Review)
+        } else {
+            None
+        }
+    }
+
+    #[test]
+    fn the_job_read_off_a_stored_row_is_what_the_live_game_waits_for() {
+        use punct_core::Variant;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut checked = [0usize; 3];
+        for game_no in 0..40 {
+            let (mode, ai_side) = match game_no % 3 {
+                0 => ("ai", Some("white")),
+                1 => ("ai", Some("black")),
+                _ => ("online", None),
+            };
+            let variant = if game_no % 2 == 0 {
+                Variant::Standard
+            } else {
+                Variant::Basic
+            };
+            let start = Position::new(variant);
+            let row = GameRow {
+                id: format!("g{game_no}"),
+                variant: variant.to_string(),
+                mode: mode.into(),
+                ai_level: (mode == "ai").then_some(2),
+                ai_side: ai_side.map(String::from),
+                white_token: Some("w".into()),
+                black_token: Some("b".into()),
+                start: start.to_position_string(),
+                ..GameRow::default()
+            };
+            let mut g = LiveGame::new(row, start).unwrap();
+            loop {
+                let expected = waits_for(&g);
+                assert_eq!(crate::store::job_of(&g.row), expected, "{:?}", g.row);
+                checked[expected.map_or(0, |k| k as usize + 1)] += 1;
+                if g.is_over() {
+                    // Reviewed, it waits for nothing.
+                    g.row.review = Some("{}".into());
+                    assert_eq!(crate::store::job_of(&g.row), None);
+                    break;
+                }
+                // Some games end by resignation, mid-game.
+                if g.game.len() > 4 && rng.random_range(0..60) == 0 {
+                    let token = if g.position().side_to_move() == Side::White {
+                        "w"
+                    } else {
+                        "b"
+                    };
+                    g.resign(token).unwrap();
+                    continue;
+                }
+                let moves = g.position().legal_moves();
+                let mv = moves[rng.random_range(0..moves.len())];
+                g.play_ai(mv).unwrap();
+            }
+        }
+        assert!(
+            checked.iter().all(|&n| n > 20),
+            "each case seen: {checked:?}"
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod conn;
 pub mod date;
 mod error;
 mod games;
+mod jobs;
 mod learn;
 mod limits;
 mod live;
@@ -94,6 +95,10 @@ pub struct Config {
     pub allowed_hosts: Vec<String>,
     /// More origins a live socket may come from, besides the server's own.
     pub allowed_origins: Vec<String>,
+    /// On a shared database: how long a claim on the AI's move or a
+    /// review lasts unless renewed, so about how soon another instance
+    /// takes the job over from one that stopped (jobs.rs).
+    pub job_lease: Duration,
 }
 
 /// A token bucket: `count` requests at once, refilled evenly over `per`;
@@ -201,6 +206,7 @@ impl Config {
             ws_per_client: 50,
             ws_send_timeout: Duration::from_secs(10),
             idle_game: Duration::from_secs(600),
+            job_lease: Duration::from_secs(10),
             max_connections: default_max_connections(),
             header_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(5),

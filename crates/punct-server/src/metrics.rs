@@ -43,6 +43,8 @@ pub(crate) struct Metrics {
     /// observes it.
     pub(crate) ai_wait: Histogram,
     database: Family<DatabaseLabels, Histogram>,
+    /// Jobs taken over from other instances (jobs.rs).
+    pub(crate) jobs_taken: Counter,
 }
 
 impl Metrics {
@@ -94,7 +96,15 @@ impl Metrics {
             prometheus_client::registry::Unit::Seconds,
             database.clone(),
         );
+        let jobs_taken = Counter::default();
+        registry.register(
+            "jobs_taken_over",
+            "AI moves and post-game reviews this instance took over (their claim ran out, or \
+             they waited unclaimed)",
+            jobs_taken.clone(),
+        );
         Metrics {
+            jobs_taken,
             registry,
             requests,
             moves,
@@ -253,5 +263,9 @@ impl Storage for Timed {
 
     fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<Change>> {
         self.inner.changes()
+    }
+
+    fn jobs(&self) -> Option<&dyn crate::store::JobQueue> {
+        self.inner.jobs()
     }
 }

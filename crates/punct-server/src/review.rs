@@ -7,6 +7,7 @@ use crate::analysis::search_on_worker;
 use crate::app::App;
 use crate::games::LiveGame;
 use crate::limits::ClientKey;
+use crate::store::JobKind;
 use punct_core::{Position, Side, Status};
 use punct_engine::Score;
 use serde_json::{json, Value};
@@ -53,12 +54,16 @@ pub(crate) async fn review_worker(app: Arc<App>, mut queue: mpsc::Receiver<Strin
 
 async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
     let slot = app.slot(id).await.map_err(|e| e.message)?;
-    let (game, moves_text) = {
+    let (game, moves_text, version) = {
         let g = slot.game.lock().await;
         if !g.is_over() || g.row.review.is_some() {
             return Ok(());
         }
-        (g.game.clone(), g.row.moves.clone())
+        (g.game.clone(), g.row.moves.clone(), g.row.version)
+    };
+    // One instance reviews a game; the others leave it.
+    let Some(_claim) = app.claim_job(id, JobKind::Review, version).await? else {
+        return Ok(());
     };
     let movetime = app.config.review_movetime_ms;
     let mut values = Vec::new();

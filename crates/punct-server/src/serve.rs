@@ -30,18 +30,21 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         trust_proxy: config.trust_proxy,
     };
     let (reviews, review_queue) = tokio::sync::mpsc::channel(crate::review::QUEUE);
+    let mut rng = StdRng::from_os_rng();
+    let jobs = crate::jobs::Jobs::new(instance_name(&mut rng), config.job_lease);
     let app = Arc::new(App {
         ai: crate::ai::Scheduler::new(&config, metrics.ai_wait.clone()),
         config,
         store,
         games: std::sync::Mutex::new(HashMap::new()),
-        rng: std::sync::Mutex::new(StdRng::from_os_rng()),
+        rng: std::sync::Mutex::new(rng),
         stopping: tokio::sync::watch::channel(false).0,
         rates: rates.clone(),
         sockets: Arc::new(SocketCounts::default()),
         hosts: hosts.clone(),
         reviews,
         metrics,
+        jobs: Arc::new(jobs),
     });
     crate::ai::resume_ai_games(&app).await;
     tokio::spawn(crate::app::housekeeping(app.clone()));
@@ -49,6 +52,9 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     if let Some(changes) = app.store.changes() {
         tokio::spawn(crate::app::follow_changes(app.clone(), changes));
     }
+    // The AI's jobs, where instances share them.
+    tokio::spawn(crate::jobs::keep_claims(app.clone()));
+    tokio::spawn(crate::jobs::take_over(app.clone()));
     // Running clocks in the database: their flags fall on time.
     tokio::spawn(crate::clock::keep_clocks(app.clone()));
     tokio::spawn(crate::review::review_worker(app.clone(), review_queue));
@@ -73,6 +79,19 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     conn::serve(listener, router, options, shutdown_signal(), stopping).await;
     Ok(())
 }
+/// This instance's name in the job table: host, process and a few random
+/// letters (a restarted process with the same id is another instance).
+fn instance_name(rng: &mut StdRng) -> String {
+    use rand::Rng;
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "punct".to_string());
+    let salt: u32 = rng.random();
+    format!("{host}-{}-{salt:08x}", std::process::id())
+}
+
 /// What the server holds now, for operators (and the limits' tests).
 async fn status(axum::extract::State(app): crate::app::Shared) -> axum::Json<serde_json::Value> {
     axum::Json(serde_json::json!({

@@ -247,7 +247,7 @@ impl LiveGame {
             "tags": self.imported_tags(),
             // Only while a job of the AI's will answer (not while it waits
             // to retry a move it could not save).
-            "ai_thinking": self.ai_to_move() && self.ai_queued,
+            "ai_thinking": self.ai_to_move() && (self.ai_queued || self.ai_elsewhere),
             "notice": self.notice.map(|n| n.text()),
             "notice_code": self.notice.map(|n| n.code),
             "notice_params": self.notice.map(|n| match n.side {

@@ -1,13 +1,14 @@
 //! Several `punct serve` instances on one PostgreSQL database behave as
 //! one server: players on different instances and a spectator on a third
 //! play a game to its end; an instance killed with SIGKILL loses no
-//! acknowledged move and its clients go on through another; a flag falls
+//! acknowledged move and its clients go on through another; one killed
+//! while the AI thinks has its move taken over by another; a flag falls
 //! once however many instances hold the game. Needs the test cluster
 //! (`scripts/test.sh`); without one the tests say so and pass.
 
 mod common;
 
-use common::{legal_moves, moves, ply, postgres_cluster, postgres_database, Rng, Server};
+use common::{legal_moves, moves, ply, postgres_cluster, postgres_database, psql, Rng, Server};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -17,6 +18,17 @@ const CATCH_UP: Duration = Duration::from_secs(10);
 
 /// `n` instances on a database of their own, or `None` without a cluster.
 fn instances(test: &str, n: usize) -> Option<Vec<Server>> {
+    instances_with(test, n, None, &[]).map(|(servers, _)| servers)
+}
+
+/// [`instances`] with the AI's thinking time (ms; `None`: the tests'
+/// usual) and more flags for each, and the database's URL.
+fn instances_with(
+    test: &str,
+    n: usize,
+    ai_movetime: Option<u64>,
+    flags: &[&str],
+) -> Option<(Vec<Server>, String)> {
     if postgres_cluster().is_none() {
         eprintln!("{test}: skipped, no PostgreSQL (PUNCT_TEST_DATABASE_URL is not set)");
         return None;
@@ -27,11 +39,15 @@ fn instances(test: &str, n: usize) -> Option<Vec<Server>> {
         std::process::id(),
         N.fetch_add(1, Ordering::SeqCst)
     ));
-    Some(
-        (0..n)
-            .map(|_| Server::start_flags_own(&["--database", &url]))
-            .collect(),
-    )
+    let mut all = vec!["--database", &url];
+    all.extend_from_slice(flags);
+    let servers = (0..n)
+        .map(|_| match ai_movetime {
+            Some(ms) => Server::start_ai_flags(ms, &all),
+            None => Server::start_flags_own(&all),
+        })
+        .collect();
+    Some((servers, url))
 }
 
 /// A move for `state`: an addition when there is one, so a game ends
@@ -194,4 +210,82 @@ fn a_flag_falls_once_however_many_instances_hold_the_game() {
             server.addr
         );
     }
+}
+
+#[test]
+fn an_instance_killed_while_the_ai_thinks_has_its_move_taken_over() {
+    // Short leases, so the take-over comes soon; long thinking, so the
+    // kill lands mid-search.
+    let flags = ["--job-lease", "2", "--ai-workers", "1"];
+    let test = "an_instance_killed_while_the_ai_thinks";
+    let Some((mut servers, url)) = instances_with(test, 3, Some(4000), &flags) else {
+        return;
+    };
+    let g = servers[0].create(json!({"mode": "ai", "level": 4, "side": "white"}));
+    let human = g.white().to_string();
+    let mut watcher = servers[2].live(&g.id);
+    watcher.recv_state_at(0);
+    let state = servers[0].state(&g.id);
+    let mv = legal_moves(&state)[0].clone();
+    play_at(&servers[0], &g.id, &human, &mv, 0);
+    assert_eq!(watcher.recv_state_at(1)["ai_thinking"], true);
+    // The instance that took the move thinks: it holds the job.
+    let a_pid = servers[0].pid();
+    let owner = (0..200)
+        .find_map(|_| {
+            let owner = psql(
+                &url,
+                &format!(
+                    "SELECT owner FROM jobs WHERE game_id = '{}' AND claim IS NOT NULL",
+                    g.id
+                ),
+            )
+            .unwrap();
+            if owner.is_empty() {
+                std::thread::sleep(Duration::from_millis(25));
+                None
+            } else {
+                Some(owner)
+            }
+        })
+        .expect("the AI's move is claimed");
+    assert!(
+        owner.contains(&format!("-{a_pid}-")),
+        "the job is the instance's that took the move (pid {a_pid}): {owner}"
+    );
+    servers[0].kill();
+    // Another instance takes the job over once A's claim runs out, thinks
+    // and plays: the spectator on C sees the AI's move, played once.
+    let after = watcher.recv_state_at(2);
+    assert_eq!(moves(&after)[0], mv);
+    assert_eq!(after["ai_thinking"], false);
+    let stored = servers[1].wait_for(&g.id, CATCH_UP, |s| ply(s) == 2);
+    assert_eq!(stored["moves"], after["moves"]);
+    assert_eq!(stored["version"], after["version"]);
+    assert_eq!(
+        psql(
+            &url,
+            &format!("SELECT count(*) FROM jobs WHERE game_id = '{}'", g.id)
+        )
+        .unwrap(),
+        "0",
+        "the job is done"
+    );
+    // Taken over, as the survivors' metrics count.
+    let taken: f64 = servers[1..]
+        .iter()
+        .map(|s| {
+            let (status, _, text) = s.request("GET", "/metrics");
+            assert_eq!(status, 200);
+            text.lines()
+                .find_map(|l| l.strip_prefix("punct_jobs_taken_over_total "))
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .expect("punct_jobs_taken_over_total")
+        })
+        .sum();
+    assert!(taken >= 1.0, "taken over {taken} times");
+    // And the game goes on: the human's next move is answered as usual.
+    let mv2 = legal_moves(&stored)[0].clone();
+    play_at(&servers[1], &g.id, &human, &mv2, 2);
+    watcher.recv_state_at(4);
 }

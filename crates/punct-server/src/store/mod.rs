@@ -7,8 +7,11 @@
 //! never replaces a stored one, and a change lands only on the version it
 //! was made from (so two writers can never both play the same ply).
 
+pub mod jobs;
 pub mod postgres;
 pub mod sqlite;
+
+pub use jobs::{job_of, JobKind, JobQueue, Lease};
 
 pub use sqlite::{SyncMode, SCHEMA_VERSION};
 
@@ -191,6 +194,12 @@ pub trait Storage: Send + Sync {
     /// included), as they commit; `None` where this process is the only
     /// writer (SQLite).
     fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<Change>> {
+        None
+    }
+    /// The jobs instances sharing the database take from each other
+    /// (`jobs.rs`); `None` where this process is the only one (SQLite),
+    /// which does its work itself.
+    fn jobs(&self) -> Option<&dyn JobQueue> {
         None
     }
 }

@@ -9,12 +9,14 @@
 //! migrations (`postgres/V*.sql`), applied by `punct db migrate`; `punct
 //! serve` only checks it.
 
-use super::{BoxFuture, Change, GameRow, ListFilter, SaveError, COLUMNS};
+use super::{job_of, BoxFuture, Change, GameRow, ListFilter, SaveError, COLUMNS};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use std::sync::OnceLock;
 use tokio::sync::broadcast;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::NoTls;
+
+mod jobs;
 
 mod embedded {
     refinery::embed_migrations!("src/store/postgres");
@@ -27,25 +29,29 @@ pub const CHANNEL: &str = "punct_games";
 /// Connections each instance keeps at most.
 const POOL_SIZE: usize = 16;
 
-/// A new game, unless its id is taken, announced at commit. Made once.
+/// A new game, unless its id is taken, with the job it waits for
+/// (parameter 32), announced at commit. Made once.
 static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     let places: Vec<String> = (1..=31).map(|i| format!("${i}")).collect();
     format!(
         "WITH added AS (INSERT INTO games ({COLUMNS}) VALUES ({}) \
-         ON CONFLICT (id) DO NOTHING RETURNING id, version) \
+         ON CONFLICT (id) DO NOTHING RETURNING id, version), {} \
          SELECT pg_notify('{CHANNEL}', id || ' ' || version) FROM added",
-        places.join(", ")
+        places.join(", "),
+        jobs::keep_job("added", 32)
     )
 });
 
 /// A change at its expected version (parameter 32, after the row's own),
-/// announced at commit. Made once.
+/// with the job the game now waits for (33), announced at commit. Made
+/// once.
 static UPDATE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "WITH changed AS (UPDATE games SET {} WHERE id = $1 AND version = $32 \
-         RETURNING id, version) \
+         RETURNING id, version), {} \
          SELECT pg_notify('{CHANNEL}', id || ' ' || version) FROM changed",
-        super::assignments(|n| format!("${n}"))
+        super::assignments(|n| format!("${n}")),
+        jobs::keep_job("changed", 33)
     )
 });
 
@@ -297,11 +303,11 @@ impl Store {
     async fn insert_row(&self, row: GameRow) -> Result<(), SaveError> {
         let client = self.client().await.map_err(SaveError::Failed)?;
         let ai_level = level_param(&row)?;
+        let job = job_of(&row).map(|j| j.as_str());
         let stmt = client.prepare_cached(&INSERT).await.map_err(write_failed)?;
-        let rows = client
-            .query(&stmt, &row_params(&row, &ai_level))
-            .await
-            .map_err(write_failed)?;
+        let mut params = row_params(&row, &ai_level).to_vec();
+        params.push(&job);
+        let rows = client.query(&stmt, &params).await.map_err(write_failed)?;
         if rows.is_empty() {
             Err(SaveError::Duplicate)
         } else {
@@ -313,8 +319,10 @@ impl Store {
         let client = self.client().await.map_err(SaveError::Failed)?;
         let ai_level = level_param(&row)?;
         let stmt = client.prepare_cached(&UPDATE).await.map_err(write_failed)?;
+        let job = job_of(&row).map(|j| j.as_str());
         let mut params = row_params(&row, &ai_level).to_vec();
         params.push(&expected);
+        params.push(&job);
         let rows = client.query(&stmt, &params).await.map_err(write_failed)?;
         if rows.is_empty() {
             // Another version, or no such game at all.
@@ -624,6 +632,10 @@ impl super::Storage for Store {
             tx
         });
         Some(sender.subscribe())
+    }
+
+    fn jobs(&self) -> Option<&dyn super::JobQueue> {
+        Some(self)
     }
 
     fn ping(&self) -> BoxFuture<'_, Result<(), String>> {
