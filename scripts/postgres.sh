@@ -9,7 +9,8 @@
 # Uses Debian's PostgreSQL (installed with apt-get when missing and run as
 # root). PostgreSQL refuses to run as root, so as root the cluster belongs
 # to the `postgres` user the Debian package makes. fsync is off: the tests
-# kill punct, never the cluster, and nothing in it is kept.
+# kill punct, never the cluster, and nothing in it is kept (measurements
+# that want the disk flushes set PUNCT_PG_FSYNC=on).
 set -euo pipefail
 
 bindir() {
@@ -49,7 +50,7 @@ start)
     as_owner "$bin/initdb" -D "$dir/data" -U punct -A trust -E UTF8 --no-instructions > "$dir/initdb.log" 2>&1 ||
         { cat "$dir/initdb.log" >&2; exit 1; }
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=${PUNCT_PG_FSYNC:-off} -c max_connections=300" \
         start > /dev/null ||
         { cat "$dir/server.log" >&2; exit 1; }
     echo "postgres://punct@127.0.0.1:$port/postgres"

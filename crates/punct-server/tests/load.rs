@@ -34,6 +34,10 @@ struct Seat {
     /// The ply and status of the last state it saw.
     last_ply: u64,
     over: bool,
+    /// When it sent each of its moves, by the ply it was played at.
+    sent: Vec<(u64, Instant)>,
+    /// When each ply's state first reached it.
+    seen: Vec<(u64, Instant)>,
 }
 
 /// A move sent and not yet seen through.
@@ -103,6 +107,9 @@ fn play_seat(
         match (msg.kind, msg.game) {
             ("state", Some(game)) => {
                 let ply = game.ply;
+                if seat.seen.last().is_none_or(|&(p, _)| p < ply) {
+                    seat.seen.push((ply, Instant::now()));
+                }
                 seat.last_ply = ply;
                 seat.over = game.status == "over";
                 if let Some(p) = &mut pending {
@@ -134,6 +141,7 @@ fn play_seat(
                         &json!({"type": "move", "move": mv, "token": token, "ply": ply, "id": id}),
                     );
                     seat.played.push((ply, mv));
+                    seat.sent.push((ply, sent));
                     pending = Some(Pending {
                         id,
                         ply,
@@ -182,6 +190,9 @@ struct Report {
     moves: usize,
     /// Sorted.
     round_trips: Vec<Duration>,
+    /// From a move sent to its state on the opponent's socket (on another
+    /// instance, when the seats are on two); sorted.
+    pushed: Vec<Duration>,
     play_time: Duration,
     server_cpu: String,
     client_cpu: String,
@@ -192,7 +203,8 @@ impl Report {
         let rt = &self.round_trips;
         println!(
             "{what}: {} games, {} moves in {:?} ({:.0} moves/s): \
-             round trip p50 {:?}, p99 {:?}, max {:?}; CPU: server {}, test clients {}",
+             round trip p50 {:?}, p99 {:?}, max {:?}; to the opponent's socket p50 {:?}, \
+             p99 {:?}; CPU: server {}, test clients {}",
             self.games,
             self.moves,
             self.play_time,
@@ -200,21 +212,27 @@ impl Report {
             percentile(rt, 0.50),
             percentile(rt, 0.99),
             rt.last().expect("some moves"),
+            percentile(&self.pushed, 0.50),
+            percentile(&self.pushed, 0.99),
             self.server_cpu,
             self.client_cpu,
         );
     }
 }
 
-/// Plays `n` online games at once on `server`, a thread and a live socket
-/// per seat, and checks every game's moves against what the server shows.
-fn run_games(server: &Server, n: usize, seed: u64, think: (u64, u64)) -> Report {
+/// Plays `n` online games at once on `servers`, a thread and a live socket
+/// per seat, and checks every game's moves against what the servers show.
+/// With several servers (instances sharing one database) the two seats of
+/// a game are on two of them, White's creating the game and Black's
+/// claiming the seat.
+fn run_games(servers: &[&Server], n: usize, seed: u64, think: (u64, u64)) -> Report {
+    let on = |i: usize, side: &str| servers[(2 * i + usize::from(side == "black")) % servers.len()];
     // Every player is a client of their own, as behind a reverse proxy
     // (the server runs with --trust-proxy): the per-client limits hold
     // each player, and none may slow an honest one down.
     let games: Vec<common::Created> = (0..n)
         .map(|i| {
-            let (status, _, body) = server.post_as(
+            let (status, _, body) = on(i, "white").post_as(
                 &player_ip(i, "white"),
                 "/api/games",
                 &json!({"mode": "online"}),
@@ -224,7 +242,7 @@ fn run_games(server: &Server, n: usize, seed: u64, think: (u64, u64)) -> Report 
             let code = g.invite.clone().expect("an invite");
             let path = format!("/api/games/{}/claim", g.id);
             let (status, _, body) =
-                server.post_as(&player_ip(i, "black"), &path, &json!({ "invite": code }));
+                on(i, "black").post_as(&player_ip(i, "black"), &path, &json!({ "invite": code }));
             assert_eq!(status, 200, "claiming game {i}: {body}");
             g.black = body["token"].as_str().map(str::to_string);
             g
@@ -237,7 +255,7 @@ fn run_games(server: &Server, n: usize, seed: u64, think: (u64, u64)) -> Report 
     for (i, g) in games.iter().enumerate() {
         for side in ["white", "black"] {
             let token = g.token(side).to_string();
-            let (addr, id) = (server.addr.clone(), g.id.clone());
+            let (addr, id) = (on(i, side).addr.clone(), g.id.clone());
             let barrier = barrier.clone();
             let seed = seed ^ ((i as u64) << 1) ^ u64::from(side == "black");
             let thread = std::thread::Builder::new()
@@ -273,28 +291,39 @@ fn run_games(server: &Server, n: usize, seed: u64, think: (u64, u64)) -> Report 
     }
     barrier.wait();
     let play_start = Instant::now();
-    let server_pid = server.pid().to_string();
-    let server_cpu_before = common::cpu_time(&server_pid);
+    let pids: Vec<String> = servers.iter().map(|s| s.pid().to_string()).collect();
+    let servers_cpu = || -> Option<Duration> { pids.iter().map(|p| common::cpu_time(p)).sum() };
+    let server_cpu_before = servers_cpu();
     let client_cpu_before = common::cpu_time("self");
     let mut seats: Vec<Vec<Seat>> = (0..n).map(|_| Vec::new()).collect();
     for (i, t) in threads {
         seats[i].push(t.join().expect("a seat thread panicked"));
     }
     let play_time = play_start.elapsed();
-    let cpu = |before: Option<Duration>, pid: &str| match (before, common::cpu_time(pid)) {
+    let cpu = |before: Option<Duration>, after: Option<Duration>| match (before, after) {
         (Some(b), Some(a)) => format!("{:?}", a.saturating_sub(b)),
         _ => "?".to_string(),
     };
-    let server_cpu = cpu(server_cpu_before, &server_pid);
-    let client_cpu = cpu(client_cpu_before, "self");
+    let server_cpu = cpu(server_cpu_before, servers_cpu());
+    let client_cpu = cpu(client_cpu_before, common::cpu_time("self"));
 
     let mut errors = Vec::new();
     let mut round_trips = Vec::new();
+    let mut pushed = Vec::new();
     let mut total_moves = 0;
     for (g, pair) in games.iter().zip(&seats) {
-        for seat in pair {
+        for (k, seat) in pair.iter().enumerate() {
             errors.extend(seat.errors.iter().map(|e| format!("game {}: {e}", g.id)));
             round_trips.extend(&seat.round_trips);
+            // Each move, until the opponent's socket showed it.
+            let Some(other) = pair.get(1 - k) else {
+                continue;
+            };
+            for &(ply, sent) in &seat.sent {
+                if let Some(&(_, seen)) = other.seen.iter().find(|&&(p, _)| p == ply + 1) {
+                    pushed.push(seen.duration_since(sent));
+                }
+            }
         }
         // The moves both seats played, in ply order, are the game's moves.
         let mut played: Vec<&(u64, String)> = pair.iter().flat_map(|s| &s.played).collect();
@@ -307,7 +336,10 @@ fn run_games(server: &Server, n: usize, seed: u64, think: (u64, u64)) -> Report 
         );
         let played: Vec<String> = played.iter().map(|(_, m)| m.clone()).collect();
         let acked: usize = pair.iter().map(|s| s.round_trips.len()).sum();
-        let state = server.state(&g.id);
+        // (Another instance may take a moment to hear of the last move.)
+        let state = servers[0].wait_for(&g.id, Duration::from_secs(10), |s| {
+            s["ply"].as_u64() == Some(played.len() as u64)
+        });
         assert_eq!(moves(&state), played, "game {}", g.id);
         assert_eq!(
             acked,
@@ -330,10 +362,12 @@ fn run_games(server: &Server, n: usize, seed: u64, think: (u64, u64)) -> Report 
         &errors[..errors.len().min(10)]
     );
     round_trips.sort();
+    pushed.sort();
     Report {
         games: n,
         moves: total_moves,
         round_trips,
+        pushed,
         play_time,
         server_cpu,
         client_cpu,
@@ -347,7 +381,7 @@ fn two_hundred_games_at_once_over_live_sockets() {
     let server = Server::start_with_flags(dir.path(), &["--sync", &sync, "--trust-proxy"]);
     println!("punct serve --sync {sync}");
     // A game alone first, for comparison.
-    let alone = run_games(&server, 1, 1, (0, 0));
+    let alone = run_games(&[&server], 1, 1, (0, 0));
     assert!(alone.moves > 0);
     alone.print("one game alone, no thinking");
     for (what, seed, think) in [
@@ -355,7 +389,7 @@ fn two_hundred_games_at_once_over_live_sockets() {
         ("200 games, players answer at once", 3, (0, 0)),
     ] {
         let started = Instant::now();
-        let loaded = run_games(&server, GAMES, seed, think);
+        let loaded = run_games(&[&server], GAMES, seed, think);
         // Random games this short rarely end early.
         assert!(
             loaded.moves as u64 >= GAMES as u64 * PLIES * 9 / 10,
@@ -367,6 +401,45 @@ fn two_hundred_games_at_once_over_live_sockets() {
             "(the whole run, games created and checked: {:?})",
             started.elapsed()
         );
+    }
+}
+
+/// The same games on three instances sharing one PostgreSQL database,
+/// each game's seats on two different instances: every move reaches the
+/// opponent through the database's announcements. On one machine the
+/// instances share its cores, so this shows what the sharing costs, not
+/// how it scales. Needs the test cluster (`scripts/test.sh`).
+#[test]
+fn two_hundred_games_on_three_instances_sharing_postgres() {
+    if common::postgres_cluster().is_none() {
+        eprintln!("two_hundred_games_on_three_instances: skipped, no PostgreSQL");
+        return;
+    }
+    let url = common::postgres_database(&format!("punct_load_{}", std::process::id()));
+    let servers: Vec<Server> = (0..3)
+        .map(|_| Server::start_flags_own(&["--database", &url, "--trust-proxy"]))
+        .collect();
+    let servers: Vec<&Server> = servers.iter().collect();
+    println!("three instances of punct serve --database {url}");
+    for (what, seed, think) in [
+        (
+            "200 games on 3 instances, players think 0.5-1.5 s",
+            4,
+            (500, 1500),
+        ),
+        (
+            "200 games on 3 instances, players answer at once",
+            5,
+            (0, 0),
+        ),
+    ] {
+        let loaded = run_games(&servers, GAMES, seed, think);
+        assert!(
+            loaded.moves as u64 >= GAMES as u64 * PLIES * 9 / 10,
+            "only {} moves",
+            loaded.moves
+        );
+        loaded.print(what);
     }
 }
 
