@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{legal_moves, moves, ply, postgres_cluster, postgres_database, psql, Rng, Server};
+use common::{cluster_for, legal_moves, moves, ply, postgres_database, psql, Rng, Server};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -29,10 +29,7 @@ fn instances_with(
     ai_movetime: Option<u64>,
     flags: &[&str],
 ) -> Option<(Vec<Server>, String)> {
-    if postgres_cluster().is_none() {
-        eprintln!("{test}: skipped, no PostgreSQL (PUNCT_TEST_DATABASE_URL is not set)");
-        return None;
-    }
+    cluster_for(test)?;
     static N: AtomicUsize = AtomicUsize::new(0);
     let url = postgres_database(&format!(
         "punct_instances_{}_{}",

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{postgres_cluster, postgres_database, psql};
+use common::{cluster_for, postgres_database, psql};
 use punct_core::{Position, Variant};
 use punct_server::store::postgres::Store;
 use punct_server::store::{JobKind, Lease, Storage};
@@ -19,10 +19,7 @@ use std::time::Duration;
 /// A database of its own, migrated, and its store; `None` without a
 /// cluster.
 async fn store(test: &str) -> Option<(Arc<Store>, String)> {
-    if postgres_cluster().is_none() {
-        eprintln!("{test}: skipped, no PostgreSQL (PUNCT_TEST_DATABASE_URL is not set)");
-        return None;
-    }
+    cluster_for(test)?;
     static N: AtomicUsize = AtomicUsize::new(0);
     let name = format!(
         "punct_jobs_{}_{}",

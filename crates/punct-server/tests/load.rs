@@ -411,8 +411,7 @@ fn two_hundred_games_at_once_over_live_sockets() {
 /// how it scales. Needs the test cluster (`scripts/test.sh`).
 #[test]
 fn two_hundred_games_on_three_instances_sharing_postgres() {
-    if common::postgres_cluster().is_none() {
-        eprintln!("two_hundred_games_on_three_instances: skipped, no PostgreSQL");
+    if common::cluster_for("two_hundred_games_on_three_instances").is_none() {
         return;
     }
     let url = common::postgres_database(&format!("punct_load_{}", std::process::id()));

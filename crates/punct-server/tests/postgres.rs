@@ -8,21 +8,12 @@
 
 mod common;
 
-use common::{postgres_cluster, postgres_database, punct_bin, Server, TempDir};
+use common::{cluster_for as cluster, postgres_database, punct_bin, Server, TempDir};
 use rusqlite::Connection;
 use serde_json::json;
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// The cluster, or `None` (the test is skipped, saying why).
-fn cluster(test: &str) -> Option<String> {
-    let url = postgres_cluster();
-    if url.is_none() {
-        eprintln!("{test}: skipped, no PostgreSQL (PUNCT_TEST_DATABASE_URL is not set)");
-    }
-    url
-}
 
 /// A database name no other test of this run uses.
 fn fresh_name(tag: &str) -> String {

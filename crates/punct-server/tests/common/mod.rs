@@ -115,6 +115,16 @@ pub fn postgres_cluster() -> Option<String> {
     url
 }
 
+/// [`postgres_cluster`] for `test`; without one, says that the test is
+/// skipped and why.
+pub fn cluster_for(test: &str) -> Option<String> {
+    let url = postgres_cluster();
+    if url.is_none() {
+        eprintln!("{test}: skipped, no PostgreSQL (PUNCT_TEST_DATABASE_URL is not set)");
+    }
+    url
+}
+
 /// The servers of this run keep their games in PostgreSQL
 /// (`PUNCT_TEST_BACKEND=postgres`; the default is SQLite): each data
 /// directory then stands for a database of its own.
