@@ -1,7 +1,8 @@
 //! Several `punct serve` instances on one PostgreSQL database behave as
 //! one server: players on different instances and a spectator on a third
 //! play a game to its end; an instance killed with SIGKILL loses no
-//! acknowledged move and its clients go on through another; one killed
+//! acknowledged move and its clients go on through another; offers and
+//! takebacks made on one are answered on another; one killed
 //! while the AI thinks has its move taken over by another; a flag falls
 //! once however many instances hold the game. Needs the test cluster
 //! (`scripts/test.sh`); without one the tests say so and pass.
@@ -285,4 +286,62 @@ fn an_instance_killed_while_the_ai_thinks_has_its_move_taken_over() {
     let mv2 = legal_moves(&stored)[0].clone();
     play_at(&servers[1], &g.id, &human, &mv2, 2);
     watcher.recv_state_at(4);
+}
+
+#[test]
+fn offers_and_takebacks_made_on_one_instance_are_answered_on_another() {
+    let Some(servers) = instances("offers_and_takebacks", 3) else {
+        return;
+    };
+    let (a, b, c) = (&servers[0], &servers[1], &servers[2]);
+    let g = a.create(json!({"mode": "online"}));
+    let (status, claimed) = b.claim(&g.id, g.invite.as_deref().unwrap());
+    assert_eq!(status, 200, "{claimed}");
+    let black = claimed["token"].as_str().unwrap().to_string();
+    let white = g.white().to_string();
+    let mut on_b = b.live(&g.id);
+    let mut on_c = c.live(&g.id);
+    on_b.recv_state_at(0);
+    on_c.recv_state_at(0);
+    let mut rng = Rng::new(5);
+    let first = pick(&mut rng, &a.state(&g.id));
+    play_at(a, &g.id, &white, &first, 0);
+    let state = on_b.recv_state_at(1);
+    let second = pick(&mut rng, &state);
+    play_at(b, &g.id, &black, &second, 1);
+
+    // Black asks on B to take back; White, on A, sees it and accepts.
+    let (status, body) = b.action(&g.id, "takeback", &black, "request");
+    assert_eq!(status, 200, "{body}");
+    let asked = a.wait_for(&g.id, CATCH_UP, |s| s["takeback_request"] == "black");
+    assert_eq!(ply(&asked), 2);
+    let (status, body) = a.action(&g.id, "takeback", &white, "accept");
+    assert_eq!(status, 200, "{body}");
+    let (back, _) = on_b.recv_until(|m| m["type"] == "state" && m["game"]["ply"] == 1);
+    assert_eq!(moves(&back["game"]), vec![first.clone()]);
+    assert!(back["game"]["takeback_request"].is_null());
+
+    // White offers a draw on A; Black accepts it on B: over everywhere,
+    // by agreement, at one version.
+    let (status, body) = a.action(&g.id, "draw", &white, "offer");
+    assert_eq!(status, 200, "{body}");
+    let (offered, _) =
+        on_b.recv_until(|m| m["type"] == "state" && m["game"]["draw_offer"] == "white");
+    assert_eq!(ply(&offered["game"]), 1);
+    let (status, body) = b.action(&g.id, "draw", &black, "accept");
+    assert_eq!(status, 200, "{body}");
+    let (over, _) = on_c.recv_until(|m| m["type"] == "state" && m["game"]["status"] == "over");
+    assert_eq!(
+        over["game"]["result"]["reason"], "agreement",
+        "{}",
+        over["game"]["result"]
+    );
+    let finals: Vec<Value> = servers
+        .iter()
+        .map(|s| s.wait_for(&g.id, CATCH_UP, |s| s["status"] == "over"))
+        .collect();
+    for f in &finals {
+        assert_eq!(f["version"], over["game"]["version"]);
+        assert_eq!(f["result"], over["game"]["result"]);
+    }
 }
