@@ -168,6 +168,9 @@ pub struct Ai {
     extend_threats: bool,
     use_solver: bool,
     pvs: bool,
+    /// The share of moves (in %) played uniformly at random instead of
+    /// searched: rungs of the Elo ladder between `random` and level 1.
+    random_moves: u32,
 }
 
 /// A finished root search: the best move and score, the depth it came
@@ -197,6 +200,7 @@ impl Ai {
             extend_threats: false,
             use_solver: true,
             pvs: true,
+            random_moves: 0,
         }
     }
 
@@ -461,6 +465,7 @@ impl Engine for Ai {
             EngineOption::check("ThreatExtension", self.extend_threats),
             EngineOption::check("Solver", self.use_solver),
             EngineOption::check("PVS", self.pvs),
+            EngineOption::spin("RandomMoves", i64::from(self.random_moves), 0, 100),
         ]
     }
 
@@ -488,6 +493,7 @@ impl Engine for Ai {
             "threatextension" => self.extend_threats = flag(value)?,
             "solver" => self.use_solver = flag(value)?,
             "pvs" => self.pvs = flag(value)?,
+            "randommoves" => self.random_moves = parse_spin(name, value, 0, 100)? as u32,
             _ => {
                 return Err(format!(
                     "unknown option `{name}`: this engine has {}",
@@ -516,6 +522,12 @@ impl Engine for Ai {
         if moves.len() <= 1 {
             let best = moves.first().copied().unwrap_or(Move::Pass);
             return Self::result(best, 0, 0, 1, vec![best]);
+        }
+        // A rung of the ladder below level 1: some moves at random, wins
+        // and all.
+        if self.random_moves > 0 && self.rng.random_range(0..100) < self.random_moves {
+            let mv = moves[self.rng.random_range(0..moves.len())];
+            return Self::result(mv, 0, 0, 1, vec![mv]);
         }
         let report = |r: &SearchResult, info: &mut dyn FnMut(&Info)| {
             info(&Info {
@@ -750,6 +762,40 @@ mod tests {
         assert_eq!(ai.name(), "punct level 4");
         assert!(ai.set_option("Level", "5").is_err());
         assert!(ai.set_option("Hash", "1").is_err());
+    }
+
+    #[test]
+    fn random_moves_mix_uniform_moves_into_the_search_as_seeded() {
+        let pos = midgame(3, 10);
+        let moves = pos.legal_moves();
+        let stop = AtomicBool::new(false);
+        let limits = Limits::depth(1);
+        let play = |share: &str, seed: u64, times: usize| -> Vec<Move> {
+            let mut ai = Ai::new(Level::Beginner, seed);
+            ai.set_option("RandomMoves", share).unwrap();
+            (0..times)
+                .map(|_| ai.search(&pos, &limits, &stop, &mut |_| {}).best)
+                .collect()
+        };
+        let all_random = play("100", 1, 40);
+        assert!(all_random.iter().all(|m| moves.contains(m)));
+        let distinct: std::collections::HashSet<_> = all_random.iter().collect();
+        assert!(
+            distinct.len() > 10,
+            "{} distinct moves of 40",
+            distinct.len()
+        );
+        assert_eq!(
+            all_random,
+            play("100", 1, 40),
+            "the same seed, the same moves"
+        );
+        // None at random: level 1's own choice every time.
+        let own = play("0", 1, 5);
+        assert!(own.iter().all(|m| *m == own[0]), "{own:?}");
+        assert!(Ai::new(Level::Beginner, 1)
+            .set_option("RandomMoves", "101")
+            .is_err());
     }
 
     #[test]
