@@ -75,6 +75,17 @@ fn play_at(server: &Server, id: &str, token: &str, mv: &str, at: u64) -> Value {
     body
 }
 
+/// An online game from `spec` that White creates on `a` and Black joins
+/// on `b`, and the two seats' tokens.
+fn online_game_across(a: &Server, b: &Server, spec: Value) -> (common::Created, String, String) {
+    let g = a.create(spec);
+    let (status, claimed) = b.claim(&g.id, g.invite.as_deref().unwrap());
+    assert_eq!(status, 200, "{claimed}");
+    let black = claimed["token"].as_str().unwrap().to_string();
+    let white = g.white().to_string();
+    (g, white, black)
+}
+
 #[test]
 fn players_on_two_instances_and_a_spectator_on_a_third_play_to_the_end() {
     let Some(servers) = instances("players_on_two_instances", 3) else {
@@ -82,11 +93,7 @@ fn players_on_two_instances_and_a_spectator_on_a_third_play_to_the_end() {
     };
     let (a, b, c) = (&servers[0], &servers[1], &servers[2]);
     // White creates on A, Black claims the seat on B, someone watches on C.
-    let g = a.create(json!({"mode": "online"}));
-    let (status, claimed) = b.claim(&g.id, g.invite.as_deref().unwrap());
-    assert_eq!(status, 200, "{claimed}");
-    let black = claimed["token"].as_str().unwrap().to_string();
-    let white = g.white().to_string();
+    let (g, white, black) = online_game_across(a, b, json!({"mode": "online"}));
     let mut spectator = c.live(&g.id);
     spectator.recv_state_at(0);
     let mut rng = Rng::new(7);
@@ -165,11 +172,11 @@ fn a_flag_falls_once_however_many_instances_hold_the_game() {
         return;
     };
     let (a, b) = (&servers[0], &servers[1]);
-    let g = a.create(
+    let (g, _, _) = online_game_across(
+        a,
+        b,
         json!({"mode": "online", "clock": {"type": "realtime", "initial": 5, "increment": 0}}),
     );
-    let (status, claimed) = b.claim(&g.id, g.invite.as_deref().unwrap());
-    assert_eq!(status, 200, "{claimed}");
     let state = a.state(&g.id);
     let mv = legal_moves(&state)[0].clone();
     let moved = play_at(a, &g.id, g.white(), &mv, 0);
@@ -294,11 +301,7 @@ fn offers_and_takebacks_made_on_one_instance_are_answered_on_another() {
         return;
     };
     let (a, b, c) = (&servers[0], &servers[1], &servers[2]);
-    let g = a.create(json!({"mode": "online"}));
-    let (status, claimed) = b.claim(&g.id, g.invite.as_deref().unwrap());
-    assert_eq!(status, 200, "{claimed}");
-    let black = claimed["token"].as_str().unwrap().to_string();
-    let white = g.white().to_string();
+    let (g, white, black) = online_game_across(a, b, json!({"mode": "online"}));
     let mut on_b = b.live(&g.id);
     let mut on_c = c.live(&g.id);
     on_b.recv_state_at(0);
