@@ -16,6 +16,7 @@
 mod eval;
 mod order;
 mod search;
+mod table;
 
 use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, SearchResult};
 use crate::solver::{self, Outcome, SolveLimits};
@@ -26,10 +27,10 @@ use order::one_ply;
 use punct_core::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use search::{is_lost, principal_variation, Entry, Search, Settings, Shape, SharedRoots, LIKELY};
-use std::collections::HashMap;
+use search::{is_lost, principal_variation, Search, Settings, Shape, SharedRoots, LIKELY};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+use table::Table;
 
 /// Most search threads the `Threads` option allows.
 const MAX_THREADS: usize = 16;
@@ -158,9 +159,11 @@ pub struct Ai {
     rng: StdRng,
     /// Mixed into the evaluation noise; new for every game.
     salt: u64,
-    /// One transposition table per search thread.
-    tts: Vec<HashMap<u64, Entry>>,
+    /// The transposition table all search threads share.
+    table: Table,
     threads: usize,
+    /// Nodes each thread searched in the last search.
+    thread_nodes: Vec<u64>,
     weights: Weights,
     multipv: usize,
     /// Search switches, on by default; off only to measure what they gain.
@@ -192,8 +195,9 @@ impl Ai {
             level,
             salt: rng.random(),
             rng,
-            tts: vec![HashMap::new()],
+            table: Table::new(),
             threads: 1,
+            thread_nodes: Vec::new(),
             weights: Weights::default(),
             multipv: 1,
             killers: true,
@@ -343,15 +347,12 @@ impl Ai {
         let mut best = (roots[0], evaluate_with(pos, &self.weights), 0u32);
         let mut last_ranked: Vec<(Move, i32)> = roots.iter().map(|&m| (m, best.1)).collect();
         let max_depth = limits.depth.unwrap_or(max_depth).clamp(1, max_depth.max(1));
-        // One search (and one transposition table) per thread; the root
-        // moves are dealt out among them, the best answer wins.
+        // One search per thread, one table for all; the root moves are
+        // dealt out among them, the best answer wins.
         let threads = self.threads.clamp(1, roots.len());
-        self.tts.resize_with(threads, HashMap::new);
-        let mut searches: Vec<Search> = self
-            .tts
-            .iter_mut()
-            .take(threads)
-            .map(|tt| Search::new(budget.clone(), tt, &set))
+        self.table.trim();
+        let mut searches: Vec<Search> = (0..threads)
+            .map(|_| Search::new(budget.clone(), &self.table, &set))
             .collect();
         // The root's one-ply ranking counts too.
         searches[0].nodes = ranked.len() as u64;
@@ -409,11 +410,7 @@ impl Ai {
                     score: to_score(v),
                     nodes,
                     elapsed: started.elapsed(),
-                    pv: searches
-                        .iter()
-                        .map(|s| principal_variation(s.tt(), pos, mv, depth))
-                        .max_by_key(Vec::len)
-                        .unwrap_or_else(|| vec![mv]),
+                    pv: principal_variation(&self.table, pos, mv, depth),
                 });
             }
             let decided = best.1 >= WIN - MATE_BAND || (is_lost(best.1) && complete);
@@ -422,7 +419,9 @@ impl Ai {
             }
         }
         let nodes = searches.iter().map(|s| s.nodes).sum();
+        let thread_nodes = searches.iter().map(|s| s.nodes).collect();
         drop(searches);
+        self.thread_nodes = thread_nodes;
         let pv = self.line_of(pos, best.0, best.2.max(1));
         RootSearch {
             best: best.0,
@@ -434,13 +433,9 @@ impl Ai {
         }
     }
 
-    /// The line after `first` from whichever thread's table knows most.
+    /// The line after `first` the table remembers.
     fn line_of(&self, pos: &Position, first: Move, depth: u32) -> Vec<Move> {
-        self.tts
-            .iter()
-            .map(|tt| principal_variation(tt, pos, first, depth))
-            .max_by_key(Vec::len)
-            .unwrap_or_else(|| vec![first])
+        principal_variation(&self.table, pos, first, depth)
     }
 }
 
@@ -450,7 +445,7 @@ impl Engine for Ai {
     }
 
     fn new_game(&mut self) {
-        self.tts.iter_mut().for_each(HashMap::clear);
+        self.table.clear();
         // Another game, another judgement: the weaker levels vary.
         self.salt = self.rng.random();
     }
@@ -506,7 +501,7 @@ impl Engine for Ai {
             }
         }
         // What the tables hold was found under the old settings.
-        self.tts.iter_mut().for_each(HashMap::clear);
+        self.table.clear();
         Ok(())
     }
 
@@ -574,7 +569,13 @@ impl Engine for Ai {
         if checks && root.score < WIN - MATE_BAND {
             // Never walk into a forced connection the solver can see: the
             // best root move that it cannot refute, within the share kept.
-            for &(mv, v) in root.ranked.iter().take(4) {
+            // The search's own move comes first: it may come from an
+            // iteration cut short, and so differ from the last full
+            // iteration's best.
+            let own = (root.best, root.score);
+            let others = root.ranked.iter().copied().filter(|&(m, _)| m != own.0);
+            let tried: Vec<(Move, i32)> = std::iter::once(own).chain(others).take(4).collect();
+            for (mv, v) in tried {
                 if whole.exhausted(0) && limits.nodes.is_none() {
                     break;
                 }
@@ -733,25 +734,28 @@ mod tests {
         let pos = midgame(11, 18);
         let mut ai = Ai::new(Level::Strongest, 3);
         ai.set_option("Threads", "2").unwrap();
-        // Killers found by one thread are not seen by the other.
+        // Killers found by one thread are not seen by the other. (Three
+        // plies, so that the second thread, started a little later, still
+        // finds root moves left to take.)
         ai.set_option("Killers", "false").unwrap();
         let stop = AtomicBool::new(false);
         let mut depths = Vec::new();
-        let r = ai.search(&pos, &Limits::depth(2), &stop, &mut |i| {
+        let r = ai.search(&pos, &Limits::depth(3), &stop, &mut |i| {
             depths.push(i.depth)
         });
         assert!(pos.is_legal(r.best));
-        assert_eq!(depths, [1, 2]);
-        assert_eq!(ai.tts.len(), 2);
+        assert_eq!(depths, [1, 2, 3]);
+        assert_eq!(ai.thread_nodes.len(), 2);
         assert!(
-            ai.tts.iter().all(|tt| !tt.is_empty()),
-            "both threads searched"
+            ai.thread_nodes.iter().all(|&n| n > 0),
+            "both threads searched: {:?}",
+            ai.thread_nodes
         );
         assert!(ai.set_option("Threads", "0").is_err());
         // The same depth with one thread finds a move of the same worth.
         let mut one = Ai::new(Level::Strongest, 3);
         one.set_option("Killers", "false").unwrap();
-        let one = one.search(&pos, &Limits::depth(2), &stop, &mut |_| {});
+        let one = one.search(&pos, &Limits::depth(3), &stop, &mut |_| {});
         assert_eq!(one.score, r.score);
     }
 
@@ -890,5 +894,40 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 4);
+    }
+
+    #[test]
+    fn the_solver_changes_the_move_only_to_escape_a_proven_connection() {
+        // The check after the search may replace the search's move only
+        // when the solver proves the opponent connects after it; it used to
+        // go back to the last full iteration's best, dropping a better move
+        // found in the iteration the budget cut short.
+        for seed in 0..24 {
+            let pos = midgame(100 + seed, 14 + (seed as usize % 3) * 6);
+            if pos.status().is_over() {
+                continue;
+            }
+            let stop = AtomicBool::new(false);
+            let limits = Limits::nodes(6_000);
+            let with = Ai::new(Level::Strongest, 5).search(&pos, &limits, &stop, &mut |_| {});
+            let mut ai = Ai::new(Level::Strongest, 5);
+            ai.set_option("Solver", "false").unwrap();
+            let without = ai.search(&pos, &limits, &stop, &mut |_| {});
+            if with.best == without.best || matches!(with.score, Score::Win(_)) {
+                continue;
+            }
+            let mut after = pos.clone();
+            after.make(without.best);
+            let s = solver::solve(&after, 2, &SolveLimits::default());
+            assert!(
+                matches!(s.outcome, Outcome::Proven { .. }),
+                "{}: the solver replaced {} by {} but cannot prove {} loses ({:?})",
+                pos.to_position_string(),
+                without.best,
+                with.best,
+                without.best,
+                s.outcome
+            );
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! The alpha-beta search: iterative deepening over the root's safe moves,
-//! a transposition table, threads sharing out the root moves, and scores
-//! that claim a forced win only when it is proven.
+//! a transposition table, threads sharing out the root moves and the
+//! table, and scores that claim a forced win only when it is proven.
 //!
 //! Nodes search a pruned set of candidate moves (see [`super::order`]).
 //! For the side choosing a move that is harmless: missing a good move only
@@ -21,37 +21,18 @@
 
 use super::eval::{evaluate_ongoing, Weights, MATE_BAND, WIN};
 use super::order::candidates;
+use super::table::{Bound, Entry, Table};
 use crate::paths::distance_and_spread;
 use crate::search::Budget;
 use crate::tactics::{has_winning_move, safe_moves, threatened};
 use punct_core::{Move, Position, Status};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
 /// The score of a position whose candidate moves all lose by force while
 /// other moves were not searched: very bad, but not a proven loss.
 pub(crate) const LIKELY: i32 = 50_000;
-/// Entries a thread's transposition table holds before it is cleared (a
-/// search of a few seconds stays well below).
-const TT_LIMIT: usize = 1 << 20;
 /// Plies beyond which a threatened leaf is not searched further.
 const MAX_PLY: u32 = 64;
-
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(crate) enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Entry {
-    depth: u32,
-    /// Won and lost scores counted from this node, not from the root.
-    score: i32,
-    bound: Bound,
-    best: Option<Move>,
-}
 
 /// How wide and deep a level searches.
 #[derive(Copy, Clone, Debug)]
@@ -139,21 +120,14 @@ pub(crate) struct Search<'a> {
     pub(crate) nodes: u64,
     pub(crate) aborted: bool,
     next_check: u64,
-    tt: &'a mut HashMap<u64, Entry>,
+    tt: &'a Table,
     set: &'a Settings,
     /// Two moves per ply that last caused a cut-off there.
     killers: Vec<[Option<Move>; 2]>,
 }
 
 impl<'a> Search<'a> {
-    pub(crate) fn new(
-        budget: Budget<'a>,
-        tt: &'a mut HashMap<u64, Entry>,
-        set: &'a Settings,
-    ) -> Search<'a> {
-        if tt.len() > TT_LIMIT {
-            tt.clear();
-        }
+    pub(crate) fn new(budget: Budget<'a>, tt: &'a Table, set: &'a Settings) -> Search<'a> {
         Search {
             budget,
             nodes: 0,
@@ -219,10 +193,6 @@ impl<'a> Search<'a> {
             best.sort_unstable_by(|a, b| b.cmp(a));
         }
         out
-    }
-
-    pub(crate) fn tt(&self) -> &HashMap<u64, Entry> {
-        self.tt
     }
 
     fn killer_moves(&self, ply: u32) -> [Option<Move>; 2] {
@@ -317,7 +287,7 @@ impl<'a> Search<'a> {
         }
         let key = pos.hash();
         let mut first = None;
-        if let Some(e) = self.tt.get(&key) {
+        if let Some(e) = self.tt.get(key) {
             first = e.best;
             if e.depth >= depth {
                 let score = from_tt(e.score, ply);
@@ -410,7 +380,7 @@ impl<'a> Search<'a> {
 
 /// The line the transposition table remembers after `first`.
 pub(crate) fn principal_variation(
-    tt: &HashMap<u64, Entry>,
+    tt: &Table,
     pos: &Position,
     first: Move,
     depth: u32,
@@ -419,7 +389,7 @@ pub(crate) fn principal_variation(
     let mut p = pos.clone();
     p.make(first);
     while (line.len() as u32) < depth && !p.status().is_over() {
-        match tt.get(&p.hash()).and_then(|e| e.best) {
+        match tt.get(p.hash()).and_then(|e| e.best) {
             Some(m) if p.is_legal(m) => {
                 line.push(m);
                 p.make(m);
