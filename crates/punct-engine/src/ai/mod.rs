@@ -162,8 +162,6 @@ pub struct Ai {
     /// The transposition table all search threads share.
     table: Table,
     threads: usize,
-    /// Nodes each thread searched in the last search.
-    thread_nodes: Vec<u64>,
     weights: Weights,
     multipv: usize,
     /// Search switches, on by default; off only to measure what they gain.
@@ -177,13 +175,14 @@ pub struct Ai {
 }
 
 /// A finished root search: the best move and score, the depth it came
-/// from, the nodes spent, its line, and the root moves best first with
-/// the scores of the last full iteration (exact for the first `MultiPV`).
+/// from, the nodes each thread spent, its line, and the root moves best
+/// first with the scores of the last full iteration (exact for the first
+/// `MultiPV`).
 struct RootSearch {
     best: Move,
     score: i32,
     depth: u32,
-    nodes: u64,
+    thread_nodes: Vec<u64>,
     pv: Vec<Move>,
     ranked: Vec<(Move, i32)>,
 }
@@ -197,7 +196,6 @@ impl Ai {
             rng,
             table: Table::new(),
             threads: 1,
-            thread_nodes: Vec::new(),
             weights: Weights::default(),
             multipv: 1,
             killers: true,
@@ -418,16 +416,14 @@ impl Ai {
                 break;
             }
         }
-        let nodes = searches.iter().map(|s| s.nodes).sum();
         let thread_nodes = searches.iter().map(|s| s.nodes).collect();
         drop(searches);
-        self.thread_nodes = thread_nodes;
         let pv = self.line_of(pos, best.0, best.2.max(1));
         RootSearch {
             best: best.0,
             score: best.1,
             depth: best.2,
-            nodes,
+            thread_nodes,
             pv,
             ranked: last_ranked,
         }
@@ -596,7 +592,7 @@ impl Engine for Ai {
             root.best,
             root.score,
             root.depth,
-            root.nodes + solver_nodes,
+            root.thread_nodes.iter().sum::<u64>() + solver_nodes,
             root.pv,
         );
         // No iteration finished, so none reported: report the result.
@@ -740,22 +736,29 @@ mod tests {
         ai.set_option("Killers", "false").unwrap();
         let stop = AtomicBool::new(false);
         let mut depths = Vec::new();
-        let r = ai.search(&pos, &Limits::depth(3), &stop, &mut |i| {
-            depths.push(i.depth)
-        });
+        let limits = Limits::depth(3);
+        let budget = Budget::new(&pos, &limits, &stop);
+        let r = ai.search_deep(
+            &pos,
+            &budget,
+            &limits,
+            &mut |i| depths.push(i.depth),
+            Instant::now(),
+        );
         assert!(pos.is_legal(r.best));
         assert_eq!(depths, [1, 2, 3]);
-        assert_eq!(ai.thread_nodes.len(), 2);
+        assert_eq!(r.thread_nodes.len(), 2);
         assert!(
-            ai.thread_nodes.iter().all(|&n| n > 0),
+            r.thread_nodes.iter().all(|&n| n > 0),
             "both threads searched: {:?}",
-            ai.thread_nodes
+            r.thread_nodes
         );
         assert!(ai.set_option("Threads", "0").is_err());
         // The same depth with one thread finds a move of the same worth.
         let mut one = Ai::new(Level::Strongest, 3);
         one.set_option("Killers", "false").unwrap();
-        let one = one.search(&pos, &Limits::depth(3), &stop, &mut |_| {});
+        let one = one.search_deep(&pos, &budget, &limits, &mut |_| {}, Instant::now());
+        assert_eq!(one.thread_nodes.len(), 1);
         assert_eq!(one.score, r.score);
     }
 
