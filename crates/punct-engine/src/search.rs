@@ -224,8 +224,6 @@ pub struct Budget<'a> {
     deadline: Option<Instant>,
     nodes: Option<u64>,
     stop: &'a AtomicBool,
-    /// A second stop flag: a helper thread's, set when the main search ends.
-    also: Option<&'a AtomicBool>,
 }
 
 impl<'a> Budget<'a> {
@@ -236,23 +234,7 @@ impl<'a> Budget<'a> {
             deadline: limits.time_budget(pos.side_to_move()).map(|t| start + t),
             nodes: limits.nodes,
             stop,
-            also: None,
         }
-    }
-
-    /// The same budget, also ended by `flag`.
-    pub fn also_stopped_by<'b>(&self, flag: &'b AtomicBool) -> Budget<'b>
-    where
-        'a: 'b,
-    {
-        Budget {
-            also: Some(flag),
-            ..self.clone()
-        }
-    }
-
-    fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.also.is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -261,7 +243,7 @@ impl<'a> Budget<'a> {
 
     /// Whether the search must end, having visited `nodes` nodes.
     pub fn exhausted(&self, nodes: u64) -> bool {
-        self.stopped()
+        self.stop.load(Ordering::Relaxed)
             || self.nodes.is_some_and(|n| nodes >= n)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
@@ -272,7 +254,7 @@ impl<'a> Budget<'a> {
     /// stopped or at twice the move's time. Nodes are not counted, so a
     /// node-limited search stays deterministic.
     pub fn give_up_safety(&self, found: usize) -> bool {
-        if self.stopped() {
+        if self.stop.load(Ordering::Relaxed) {
             return true;
         }
         let Some(deadline) = self.deadline else {

@@ -17,7 +17,6 @@ mod eval;
 mod order;
 mod search;
 mod table;
-mod threads;
 
 use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, SearchResult};
 use crate::solver::{self, Outcome, SolveLimits};
@@ -28,11 +27,10 @@ use order::one_ply;
 use punct_core::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use search::{is_lost, principal_variation, Search, Settings, Shape, LIKELY};
+use search::{is_lost, principal_variation, Search, Settings, Shape, SharedRoots, LIKELY};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use table::Table;
-use threads::{best_first, Ahead};
 
 /// Most search threads the `Threads` option allows.
 const MAX_THREADS: usize = 16;
@@ -360,84 +358,79 @@ impl Ai {
         let mut best = (roots[0], evaluate_with(pos, &self.weights), 0u32);
         let mut last_ranked: Vec<(Move, i32)> = roots.iter().map(|&m| (m, best.1)).collect();
         let max_depth = limits.depth.unwrap_or(max_depth).clamp(1, max_depth.max(1));
-        // The main search deepens as with one thread; helpers search ahead
-        // of it into the shared table (see `threads`).
-        let helpers = if roots.len() > 1 { self.threads - 1 } else { 0 };
+        // One search per thread, one table for all; the root moves are
+        // dealt out among them, the best answer wins.
+        let threads = self.threads.clamp(1, roots.len());
         self.table.trim();
-        let ahead = Ahead::new(helpers);
-        let helper_roots = roots.clone();
-        let mut main = Search::new(budget.clone(), &self.table, &set);
+        let mut searches: Vec<Search> = (0..threads)
+            .map(|_| Search::new(budget.clone(), &self.table, &set))
+            .collect();
         // The root's one-ply ranking counts too.
-        main.nodes = ranked.len() as u64;
-        let table = &self.table;
-        let helper_nodes: Vec<u64> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..helpers)
-                .map(|i| {
-                    let budget = budget.also_stopped_by(ahead.halt(i));
-                    let (set, ahead, roots) = (&set, &ahead, &helper_roots);
-                    scope.spawn(move || {
-                        let mut search = Search::new(budget, table, set);
-                        threads::help(i, &mut search, pos, roots, max_depth, complete, ahead)
-                    })
+        searches[0].nodes = ranked.len() as u64;
+        for depth in 1..=max_depth {
+            let answers: Vec<Vec<(Move, i32)>> = if threads == 1 {
+                vec![searches[0].roots(pos, &roots, depth, lines, None)]
+            } else {
+                // The threads take the roots one by one, best first.
+                let shared = SharedRoots::new();
+                let (roots, shared) = (&roots, &shared);
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = searches
+                        .iter_mut()
+                        .map(|search| {
+                            scope
+                                .spawn(move || search.roots(pos, roots, depth, lines, Some(shared)))
+                        })
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().expect("search thread"))
+                        .collect()
                 })
-                .collect();
-            for depth in 1..=max_depth {
-                ahead.main_at(depth);
-                let scored = best_first(main.roots(pos, &roots, depth, lines));
-                let nodes = main.nodes + ahead.nodes();
-                if main.aborted {
-                    // A partial iteration counts only if its best beats the last full one.
-                    if let Some(&(mv, v)) = scored.first() {
-                        if v > best.1 && mv != best.0 {
-                            best = (mv, v, depth);
-                        }
+            };
+            let mut scored: Vec<(Move, i32)> = answers.into_iter().flatten().collect();
+            // Best first; among equals the order searched (stable sort).
+            let order = |m: &Move| roots.iter().position(|r| r == m).unwrap_or(usize::MAX);
+            scored.sort_by_key(|&(m, v)| (std::cmp::Reverse(v), order(&m)));
+            let nodes: u64 = searches.iter().map(|s| s.nodes).sum();
+            if searches.iter().any(|s| s.aborted) {
+                // A partial iteration counts only if its best beats the last full one.
+                if let Some(&(mv, v)) = scored.first() {
+                    if v > best.1 && mv != best.0 {
+                        best = (mv, v, depth);
                     }
-                    break;
                 }
-                let mut scored = scored;
-                if let Some(&(mv, mut v)) = scored.first() {
-                    if is_lost(v) && !complete {
-                        // Every root searched loses by force, but not every
-                        // move was a root: not a proven loss.
-                        v = -LIKELY;
-                        scored[0].1 = v;
-                    }
-                    best = (mv, v, depth);
-                    // Next time, the best first and the rest as they scored.
-                    roots = scored.iter().map(|&(m, _)| m).collect();
-                    last_ranked = scored.clone();
-                }
-                for (i, &(mv, v)) in scored.iter().take(lines).enumerate() {
-                    info(&Info {
-                        multipv: i as u32 + 1,
-                        depth,
-                        score: to_score(v),
-                        nodes,
-                        elapsed: started.elapsed(),
-                        pv: principal_variation(table, pos, mv, depth),
-                    });
-                }
-                let decided = best.1 >= WIN - MATE_BAND || (is_lost(best.1) && complete);
-                if decided || main.budget.exhausted(main.nodes) {
-                    break;
-                }
+                break;
             }
-            ahead.end();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("search thread"))
-                .collect()
-        });
-        // A helper that finished a deeper iteration than the main thread
-        // knows better (with one line asked for: more need the main
-        // thread's ranking), unless the main thread has proven a win.
-        if let Some((depth, mv, v)) = ahead.deepest() {
-            if lines == 1 && depth > best.2 && best.1 < WIN - MATE_BAND {
+            if let Some(&(mv, mut v)) = scored.first() {
+                if is_lost(v) && !complete {
+                    // Every root searched loses by force, but not every
+                    // move was a root: not a proven loss.
+                    v = -LIKELY;
+                    scored[0].1 = v;
+                }
                 best = (mv, v, depth);
+                // Next time, the best first and the rest as they scored.
+                roots = scored.iter().map(|&(m, _)| m).collect();
+                last_ranked = scored.clone();
+            }
+            for (i, &(mv, v)) in scored.iter().take(lines).enumerate() {
+                info(&Info {
+                    multipv: i as u32 + 1,
+                    depth,
+                    score: to_score(v),
+                    nodes,
+                    elapsed: started.elapsed(),
+                    pv: principal_variation(&self.table, pos, mv, depth),
+                });
+            }
+            let decided = best.1 >= WIN - MATE_BAND || (is_lost(best.1) && complete);
+            if decided || searches[0].budget.exhausted(nodes) {
+                break;
             }
         }
-        let thread_nodes = std::iter::once(main.nodes).chain(helper_nodes).collect();
-        drop(main);
+        let thread_nodes = searches.iter().map(|s| s.nodes).collect();
+        drop(searches);
         let pv = self.line_of(pos, best.0, best.2.max(1));
         RootSearch {
             best: best.0,
@@ -752,11 +745,13 @@ mod tests {
     }
 
     #[test]
-    fn a_helper_thread_searches_beside_the_main_one() {
+    fn two_threads_search_the_root_moves_between_them() {
         let pos = midgame(11, 18);
         let mut ai = Ai::new(Level::Strongest, 3);
         ai.set_option("Threads", "2").unwrap();
-        // Killers found by one thread are not seen by the other.
+        // Killers found by one thread are not seen by the other. (Three
+        // plies, so that the second thread, started a little later, still
+        // finds root moves left to take.)
         ai.set_option("Killers", "false").unwrap();
         let stop = AtomicBool::new(false);
         let mut depths = Vec::new();
@@ -771,8 +766,12 @@ mod tests {
         );
         assert!(pos.is_legal(r.best));
         assert_eq!(depths, [1, 2, 3]);
-        // (The helper may not have started before the main thread ended.)
         assert_eq!(r.thread_nodes.len(), 2);
+        assert!(
+            r.thread_nodes.iter().all(|&n| n > 0),
+            "both threads searched: {:?}",
+            r.thread_nodes
+        );
         assert!(ai.set_option("Threads", "0").is_err());
         // The same depth with one thread finds a move of the same worth.
         let mut one = Ai::new(Level::Strongest, 3);
@@ -780,37 +779,6 @@ mod tests {
         let one = one.search_deep(&pos, &budget, &limits, &mut |_| {}, Instant::now());
         assert_eq!(one.thread_nodes.len(), 1);
         assert_eq!(one.score, r.score);
-    }
-
-    #[test]
-    fn a_helper_deepens_ahead_of_the_main_thread_and_stops_with_it() {
-        let pos = midgame(11, 18);
-        let ai = Ai::new(Level::Strongest, 3);
-        let set = ai.settings();
-        let roots: Vec<Move> = pos.legal_moves().into_iter().take(6).collect();
-        let stop = AtomicBool::new(false);
-        let budget = Budget::new(&pos, &Limits::default(), &stop);
-        // The main thread is at depth 2: the helper starts at 3 and goes
-        // on to the deepest allowed, publishing each iteration it finishes.
-        let ahead = Ahead::new(1);
-        ahead.main_at(2);
-        let mut search = Search::new(budget.also_stopped_by(ahead.halt(0)), &ai.table, &set);
-        let nodes = threads::help(0, &mut search, &pos, &roots, 4, false, &ahead);
-        assert!(nodes > 0);
-        assert_eq!(ahead.nodes(), nodes);
-        let (depth, mv, _) = ahead.deepest().expect("a finished iteration");
-        assert_eq!(depth, 4);
-        assert!(roots.contains(&mv));
-        // Its subtrees are in the shared table for the main thread.
-        let mut after = pos.clone();
-        after.make(mv);
-        assert!(ai.table.get(after.hash()).is_some());
-        // Once the main thread has ended, a helper searches nothing more.
-        let ahead = Ahead::new(1);
-        ahead.end();
-        let mut search = Search::new(budget.also_stopped_by(ahead.halt(0)), &ai.table, &set);
-        threads::help(0, &mut search, &pos, &roots, 4, false, &ahead);
-        assert!(ahead.deepest().is_none());
     }
 
     #[test]

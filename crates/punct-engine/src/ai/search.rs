@@ -1,6 +1,6 @@
 //! The alpha-beta search: iterative deepening over the root's safe moves,
-//! a transposition table (shared with helper threads, see
-//! [`super::threads`]), and scores that claim a forced win only when it is proven.
+//! a transposition table, threads sharing out the root moves and the
+//! table, and scores that claim a forced win only when it is proven.
 //!
 //! Nodes search a pruned set of candidate moves (see [`super::order`]).
 //! For the side choosing a move that is harmless: missing a good move only
@@ -26,6 +26,7 @@ use crate::paths::distance_and_spread;
 use crate::search::Budget;
 use crate::tactics::{has_winning_move, safe_moves, threatened};
 use punct_core::{Move, Position, Status};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
 /// The score of a position whose candidate moves all lose by force while
 /// other moves were not searched: very bad, but not a proven loss.
@@ -98,6 +99,22 @@ fn noise(pos: &Position, salt: u64, amp: i32) -> i32 {
     (z % (2 * amp as u64 + 1)) as i32 - amp
 }
 
+/// What the threads searching one iteration's roots share: the next root
+/// to take and the best score found so far.
+pub(crate) struct SharedRoots {
+    next: AtomicUsize,
+    best: AtomicI32,
+}
+
+impl SharedRoots {
+    pub(crate) fn new() -> SharedRoots {
+        SharedRoots {
+            next: AtomicUsize::new(0),
+            best: AtomicI32::new(-WIN - 1),
+        }
+    }
+}
+
 pub(crate) struct Search<'a> {
     pub(crate) budget: Budget<'a>,
     pub(crate) nodes: u64,
@@ -126,30 +143,50 @@ impl<'a> Search<'a> {
     /// scores in the order searched, or fewer when aborted. The best
     /// `exact` of them get exact scores (more than one for multi-PV); the
     /// others may only be bounded from above.
+    ///
+    /// With `shared`, several threads search the same list: each takes the
+    /// next root not yet taken, and with one exact line the best score any
+    /// of them has found opens every later window.
     pub(crate) fn roots(
         &mut self,
         pos: &Position,
         roots: &[Move],
         depth: u32,
         exact: usize,
+        shared: Option<&SharedRoots>,
     ) -> Vec<(Move, i32)> {
         let mut scratch = pos.clone();
         let mut out: Vec<(Move, i32)> = Vec::new();
         let mut best: Vec<i32> = Vec::new();
         let exact = exact.max(1);
         self.aborted = false;
-        for &mv in roots {
+        let mut next = 0;
+        loop {
+            let index = match shared {
+                Some(s) => s.next.fetch_add(1, Ordering::Relaxed),
+                None => next,
+            };
+            next += 1;
+            let Some(&mv) = roots.get(index) else {
+                break;
+            };
             // The window opens above the `exact`-th best so far.
-            let alpha = if best.len() >= exact {
+            let mut alpha = if best.len() >= exact {
                 best[exact - 1]
             } else {
                 -WIN - 1
             };
+            if let Some(s) = shared.filter(|_| exact == 1) {
+                alpha = alpha.max(s.best.load(Ordering::Relaxed));
+            }
             let undo = scratch.make(mv);
             let v = self.child(&mut scratch, depth - 1, 1, alpha, WIN + 1, alpha > -WIN - 1);
             scratch.unmake(undo);
             if self.aborted {
                 break;
+            }
+            if let Some(s) = shared {
+                s.best.fetch_max(v, Ordering::Relaxed);
             }
             out.push((mv, v));
             best.push(v);
