@@ -4,8 +4,8 @@ thread and with more, on the same middle-game positions.
 
 A second thread pays only if the search reaches its depths sooner; this
 shows by how much, without the noise of a match. The positions are the
-generated openings (seed 11) played on for 14 plies at depth 2, so every
-run searches the same ones. The solver is off: only the search is timed.
+first generated openings (seed 11) played on for 14 plies at depth 2, so
+every run searches the same ones. The solver is off: only the search is timed.
 
     cargo build --release -p punct-cli
     python3 scripts/time-to-depth.py --depth 6 --threads 1 2
@@ -80,7 +80,7 @@ def main():
             sys.exit(f"--option {o}: expected NAME=VALUE")
         options.append(tuple(o.split("=", 1)))
     openings = subprocess.run(
-        [a.punct, "match", "--generate-openings", str(a.positions * 60),
+        [a.punct, "match", "--generate-openings", str(a.positions),
          "--variant", "standard", "--seed", "11"],
         capture_output=True, text=True, check=True,
     ).stdout
@@ -88,7 +88,7 @@ def main():
     total = {t: 0.0 for t in a.threads}
     print(f"{'position':>8} " + " ".join(f"{f'{t} thr (s)':>10}" for t in a.threads))
     for k in range(a.positions):
-        moves = list(lines[k * 60 + 5])
+        moves = list(lines[k])
         e = engine(a.punct, [])
         for _ in range(14):
             mv, _ = go(e, moves, "go depth 2")
