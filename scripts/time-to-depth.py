@@ -45,22 +45,19 @@ def read(e):
 
 
 def go(e, moves, command):
-    """The best move and the last `info` line of one search."""
+    """The best move of one search."""
     send(e, "newgame standard")
     send(e, "position startpos moves " + " ".join(moves))
     send(e, command)
-    last = None
     while True:
         line = read(e)
-        if line.startswith("info depth"):
-            last = line
-        elif line.startswith("info string error"):
+        if line.startswith("info string error"):
             sys.exit(line)
-        elif line.startswith("bestmove"):
-            return line.split()[1], last
+        if line.startswith("bestmove"):
+            return line.split()[1]
 
 
-def quit(e):
+def close(e):
     send(e, "quit")
     e.wait()
 
@@ -91,16 +88,15 @@ def main():
         moves = list(lines[k])
         e = engine(a.punct, [])
         for _ in range(14):
-            mv, _ = go(e, moves, "go depth 2")
-            moves.append(mv)
-        quit(e)
+            moves.append(go(e, moves, "go depth 2"))
+        close(e)
         row = []
         for t in a.threads:
             e = engine(a.punct, options + [("Threads", str(t))])
             started = time.monotonic()
             go(e, moves, f"go depth {a.depth}")
             took = time.monotonic() - started
-            quit(e)
+            close(e)
             total[t] += took
             row.append(took)
         print(f"{k + 1:>8} " + " ".join(f"{s:>10.2f}" for s in row), flush=True)
