@@ -5,10 +5,11 @@
 use crate::{bad_input, emit, failed, Failure};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use punct_tune::policy::{fit_policy, policy_summary};
 use punct_tune::selfplay::{self, EvalChoice, PlayConfig};
 use punct_tune::{dataset, feature_list, fit_weights, summary, FitConfig};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -16,7 +17,8 @@ use std::time::Instant;
 #[command(after_help = "Examples:\n  \
     punct tune --games 4000 --nodes 1000 --seed 1 --threads 2 --save-data games.txt \\\n      \
     --out crates/punct-engine/data/eval_weights.txt\n  \
-    punct tune --data games.txt --lambda 1e-3 --out weights.txt\n\n\
+    punct tune --data games.txt --lambda 1e-3 --out weights.txt\n  \
+    punct tune --policy --data games.txt --out crates/punct-engine/data/policy_weights.txt\n\n\
     See docs/TUNING.md.")]
 pub struct TuneArgs {
     /// Self-play games to play [default: 4000, or 0 with --data]
@@ -65,6 +67,11 @@ pub struct TuneArgs {
     /// Features to hold at 0 (comma-separated names; see docs/TUNING.md)
     #[arg(long, value_name = "NAMES", default_value = "")]
     drop: String,
+    /// Fit the move-ordering policy to the moves the games chose instead
+    /// of the evaluation to their results; --out then gets a policy file
+    /// (crates/punct-engine/data/policy_weights.txt)
+    #[arg(long, conflicts_with = "drop")]
+    policy: bool,
 }
 
 /// The command as typed, for the weights file's header.
@@ -163,6 +170,9 @@ pub fn run(args: TuneArgs) -> Result<(), Failure> {
             .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
         eprintln!("wrote {} games to {}", all.len(), path.display());
     }
+    if args.policy {
+        return write_policy(&all, &fit, &header, args.out.as_deref());
+    }
     let started = Instant::now();
     let (weights, fits) = fit_weights(&all, &fit).map_err(failed)?;
     eprintln!("fitted in {:.1} s", started.elapsed().as_secs_f64());
@@ -173,13 +183,39 @@ pub fn run(args: TuneArgs) -> Result<(), Failure> {
          (docs/TUNING.md).\n{header}Fit: lambda {}, skipping {} plies, one game in {} held out\n{found}",
         fit.lambda, fit.skip_plies, fit.validation_every
     ));
-    match &args.out {
+    write_out(&text, args.out.as_deref(), "weights")
+}
+
+/// `--policy`: fits the move ordering to the games' moves and writes it.
+fn write_policy(
+    games: &[selfplay::SelfPlayGame],
+    fit: &FitConfig,
+    header: &str,
+    out: Option<&Path>,
+) -> Result<(), Failure> {
+    let started = Instant::now();
+    let found =
+        fit_policy(games, fit.skip_plies, fit.validation_every, fit.lambda).map_err(failed)?;
+    eprintln!("fitted in {:.1} s", started.elapsed().as_secs_f64());
+    let summary = policy_summary(&found);
+    emit(&summary)?;
+    let text = found.policy.to_text(&format!(
+        "PÜNCT move-ordering policy: the weights of the static ranking that picks each inner\n\
+         node's shortlist, fitted to the moves of self-play games by `punct tune --policy`\n\
+         (docs/TUNING.md).\n{header}Fit: lambda {}, skipping {} plies, one game in {} held out\n{summary}",
+        fit.lambda, fit.skip_plies, fit.validation_every
+    ));
+    write_out(&text, out, "policy")
+}
+
+fn write_out(text: &str, out: Option<&Path>, what: &str) -> Result<(), Failure> {
+    match out {
         Some(path) => {
             std::fs::write(path, text)
                 .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
-            eprintln!("wrote the weights to {}", path.display());
+            eprintln!("wrote the {what} to {}", path.display());
         }
-        None => emit(&text)?,
+        None => emit(text)?,
     }
     Ok(())
 }

@@ -27,7 +27,7 @@ pub mod suite;
 pub mod tactics;
 mod uct;
 
-pub use ai::{evaluate_with, Ai, Level, Weights};
+pub use ai::{evaluate_with, policy, Ai, Level, Policy, Weights};
 pub use boardspace::Boardspace;
 pub use eval::{connection_distance, evaluate};
 pub use search::{

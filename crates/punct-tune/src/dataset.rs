@@ -3,7 +3,7 @@
 //! its features and the game's result for the side to move.
 
 use crate::selfplay::SelfPlayGame;
-use punct_core::{parse_moves, Game, Position, Side, Status, Variant};
+use punct_core::{parse_moves, Game, Position, Record, Side, Status, Variant};
 use punct_engine::features::{self, COUNT};
 use punct_engine::tactics::has_winning_move;
 use punct_engine::{evaluate_with, Weights};
@@ -31,8 +31,16 @@ pub fn write_games(games: &[SelfPlayGame], header: &str) -> String {
 /// Reads a games file written by [`write_games`], replaying every game:
 /// the moves must be legal and the result must be how the game ended (or
 /// `draw` for a game that was cut before its end). `source` names the
-/// file in messages.
+/// file in messages. A file of game records (as `punct match --records`
+/// writes them: tags in brackets, then the moves) is read as well.
 pub fn read_games(text: &str, source: &str) -> Result<Vec<SelfPlayGame>, String> {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'));
+    if first.is_some_and(|l| l.starts_with('[')) {
+        return read_records(text, source);
+    }
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -70,6 +78,51 @@ pub fn read_games(text: &str, source: &str) -> Result<Vec<SelfPlayGame>, String>
         out.push(SelfPlayGame {
             variant,
             moves,
+            result,
+        });
+    }
+    Ok(out)
+}
+
+/// Reads a file of game records, one after another: each game starts with
+/// its tags. Games must start from the empty board; one that ends
+/// unfinished (adjudicated) counts as a draw.
+fn read_records(text: &str, source: &str) -> Result<Vec<SelfPlayGame>, String> {
+    // (first line, text) of each record: a tag after moves starts the next.
+    let mut chunks: Vec<(usize, String)> = Vec::new();
+    let mut in_moves = false;
+    for (i, line) in text.lines().enumerate() {
+        let tag = line.trim_start().starts_with('[');
+        if tag && (in_moves || chunks.is_empty()) {
+            chunks.push((i + 1, String::new()));
+            in_moves = false;
+        }
+        if !tag && !line.trim().is_empty() {
+            in_moves = true;
+        }
+        if let Some((_, chunk)) = chunks.last_mut() {
+            chunk.push_str(line);
+            chunk.push('\n');
+        }
+    }
+    let mut out = Vec::new();
+    for (line, chunk) in chunks {
+        let at = |what: String| format!("{source}, the game starting at line {line}: {what}");
+        let record = Record::parse(&chunk).map_err(|e| at(e.to_string()))?;
+        let start = record.start_position().map_err(|e| at(e.to_string()))?;
+        if start != Position::new(start.variant()) {
+            return Err(at(
+                "starts from a set-up position, not the empty board".into()
+            ));
+        }
+        let game = record.replay().map_err(|e| at(e.to_string()))?;
+        let result = match game.position().status() {
+            Status::Ongoing => Status::Draw,
+            end => end,
+        };
+        out.push(SelfPlayGame {
+            variant: start.variant(),
+            moves: game.moves().collect(),
             result,
         });
     }
@@ -160,6 +213,47 @@ mod tests {
         let text = write_games(&[g.clone(), cut.clone()], "made by a test");
         assert!(text.starts_with("# made by a test\n"));
         assert_eq!(read_games(&text, "t").unwrap(), vec![g, cut]);
+    }
+
+    #[test]
+    fn a_records_file_reads_as_games() {
+        let g = a_game();
+        let mut game = Game::new(Variant::Standard);
+        for &m in &g.moves {
+            game.play(m).unwrap();
+        }
+        let won = Record::from_game(&game, &[("White", "a"), ("Black", "b")]).to_text();
+        // Cut before its end, as an adjudicated match game: a draw.
+        let mut cut = Game::new(Variant::Basic);
+        for m in parse_moves("R@P16/3 M@D2/0").unwrap() {
+            cut.play(m).unwrap();
+        }
+        let mut unfinished = Record::from_game(&cut, &[]);
+        unfinished.outcome = punct_core::Outcome::Draw;
+        unfinished.set_tag("Result", "1/2-1/2");
+        let text = format!("{won}\n{}\n", unfinished.to_text());
+        let read = read_games(&text, "m.pgn").unwrap();
+        assert_eq!(read.len(), 2);
+        assert_eq!(read[0], g);
+        assert_eq!(read[1].variant, Variant::Basic);
+        assert_eq!(read[1].result, Status::Draw);
+        assert_eq!(read[1].moves.len(), 2);
+        // A record that goes wrong is named by where it starts.
+        let bad = format!(
+            "{won}\n{}",
+            unfinished.to_text().replace("M@D2/0", "M@D2/9")
+        );
+        let e = read_games(&bad, "m.pgn").unwrap_err();
+        let second = bad
+            .lines()
+            .skip(1)
+            .position(|l| l.starts_with("[Event"))
+            .unwrap()
+            + 2;
+        assert!(
+            e.contains(&format!("m.pgn, the game starting at line {second}")),
+            "{e}"
+        );
     }
 
     #[test]

@@ -142,7 +142,7 @@ pub fn logistic(data: &Data, penalty: &[f64]) -> Result<Vec<f64>, String> {
 }
 
 /// Solves `m x = b` for a symmetric positive definite `m` (Cholesky).
-fn solve(m: &[f64], b: &[f64], d: usize) -> Result<Vec<f64>, String> {
+pub(crate) fn solve(m: &[f64], b: &[f64], d: usize) -> Result<Vec<f64>, String> {
     let mut l = vec![0.0; d * d];
     for i in 0..d {
         for j in 0..=i {

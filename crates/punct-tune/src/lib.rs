@@ -13,6 +13,7 @@
 
 pub mod dataset;
 pub mod fit;
+pub mod policy;
 pub mod selfplay;
 
 use dataset::Sample;

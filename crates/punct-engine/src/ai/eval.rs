@@ -6,6 +6,7 @@
 //! played with, and [`Weights::tuned`], fitted by `punct tune` to self-play
 //! results and compiled in from `data/eval_weights.txt` (docs/TUNING.md).
 
+use super::weights_file;
 use crate::features::{self, extract_with, index, Mover, Needs, COUNT, NAMES};
 use crate::search::Score;
 use punct_core::{Position, Status, Variant};
@@ -101,7 +102,7 @@ impl Weights {
         let mut current: Option<usize> = None;
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
-            let content = raw.split('#').next().unwrap_or("").trim();
+            let content = weights_file::content(raw);
             if content.is_empty() {
                 continue;
             }
@@ -123,28 +124,13 @@ impl Weights {
                     "line {line}: `{content}` comes before any [standard] or [basic] section"
                 ));
             };
-            let (name, value) = content
-                .split_once('=')
-                .map(|(n, v)| (n.trim(), v.trim()))
-                .ok_or_else(|| {
-                    format!("line {line}: expected `name = integer`, got `{content}`")
-                })?;
-            let f = NAMES
-                .iter()
-                .position(|&n| n == name)
-                .ok_or_else(|| format!("line {line}: unknown feature `{name}`"))?;
-            let v: i32 = value
-                .parse()
-                .ok()
-                .filter(|v: &i32| v.abs() <= MAX_WEIGHT)
-                .ok_or_else(|| {
-                    format!(
-                        "line {line}: `{name}`: `{value}` is not an integer within ±{MAX_WEIGHT}"
-                    )
-                })?;
+            let (f, v) = weights_file::entry(content, line, &NAMES, "feature", MAX_WEIGHT)?;
             let table = tables[slot].as_mut().expect("section opened");
             if table[f].replace(v).is_some() {
-                return Err(format!("line {line}: `{name}` given twice in its section"));
+                return Err(format!(
+                    "line {line}: `{}` given twice in its section",
+                    NAMES[f]
+                ));
             }
         }
         let mut done = [[0i32; COUNT]; 2];
@@ -160,12 +146,7 @@ impl Weights {
     /// The weights as a file [`Weights::parse`] reads back; `header` comes
     /// first, each of its lines as a `#` comment.
     pub fn to_text(&self, header: &str) -> String {
-        let mut out = String::new();
-        for line in header.lines() {
-            out.push_str(if line.is_empty() { "#" } else { "# " });
-            out.push_str(line);
-            out.push('\n');
-        }
+        let mut out = weights_file::comments(header);
         for v in [Variant::Standard, Variant::Basic] {
             out.push_str(&format!("\n[{v}]\n"));
             for (name, w) in NAMES.iter().zip(self.table(v)) {

@@ -15,8 +15,10 @@
 
 mod eval;
 mod order;
+pub mod policy;
 mod search;
 mod table;
+mod weights_file;
 
 use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, SearchResult};
 use crate::solver::{self, Outcome, SolveLimits};
@@ -24,6 +26,7 @@ use crate::tactics::{safe_moves, winning_moves};
 pub use eval::{evaluate_with, Weights};
 use eval::{to_score, MATE_BAND, WIN};
 use order::one_ply;
+pub use policy::Policy;
 use punct_core::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -165,6 +168,7 @@ pub struct Ai {
     table: Table,
     threads: usize,
     weights: Weights,
+    policy: Policy,
     multipv: usize,
     /// Search switches, on by default; off only to measure what they gain.
     killers: bool,
@@ -203,6 +207,7 @@ impl Ai {
             table: Table::new(),
             threads: 1,
             weights: Weights::default(),
+            policy: Policy::default(),
             multipv: 1,
             killers: true,
             extend_threats: false,
@@ -222,6 +227,14 @@ impl Ai {
         }
     }
 
+    fn policy_name(&self) -> &'static str {
+        if self.policy == Policy::tuned() {
+            "tuned"
+        } else {
+            "hand"
+        }
+    }
+
     fn settings(&self) -> Settings {
         let style = self.level.style();
         let or = |given: usize, own: usize| if given > 0 { given } else { own };
@@ -232,6 +245,7 @@ impl Ai {
                 ..style.shape
             },
             weights: self.weights.clone(),
+            policy: self.policy.clone(),
             noise: style.noise,
             salt: self.salt,
             extend_threats: self.extend_threats,
@@ -465,6 +479,7 @@ impl Engine for Ai {
             EngineOption::spin("Threads", self.threads as i64, 1, MAX_THREADS as i64),
             EngineOption::spin("MultiPV", self.multipv as i64, 1, MAX_LINES as i64),
             EngineOption::string("Eval", self.eval_name()),
+            EngineOption::string("Policy", self.policy_name()),
             EngineOption::check("Killers", self.killers),
             EngineOption::check("ThreatExtension", self.extend_threats),
             EngineOption::check("Solver", self.use_solver),
@@ -493,6 +508,13 @@ impl Engine for Ai {
                     "tuned" => Weights::tuned(),
                     "hand" => Weights::hand(),
                     _ => return Err(format!("option Eval: `{value}` is not `tuned` or `hand`")),
+                }
+            }
+            "policy" => {
+                self.policy = match value.to_ascii_lowercase().as_str() {
+                    "tuned" => Policy::tuned(),
+                    "hand" => Policy::hand(),
+                    _ => return Err(format!("option Policy: `{value}` is not `tuned` or `hand`")),
                 }
             }
             "killers" => self.killers = flag(value)?,
@@ -717,7 +739,7 @@ mod tests {
             .unwrap();
         assert_eq!(best, 3);
         let width = Level::Strongest.style().shape.inner_width;
-        let (kept, _, _) = candidates(&pos, width, None, &Weights::hand());
+        let (kept, _, _) = candidates(&pos, width, None, &Weights::hand(), &Policy::hand());
         assert!(
             kept.iter().any(|&m| distance_after(m) == best),
             "no candidate reaches distance {best}: {kept:?}"
@@ -811,6 +833,31 @@ mod tests {
             let e = ai.set_option("InnerWidth", bad).unwrap_err();
             assert!(e.contains("InnerWidth"), "{e}");
         }
+    }
+
+    #[test]
+    fn the_policy_option_changes_the_inner_candidates() {
+        let pos = midgame(5, 14);
+        let mut ai = Ai::new(Level::Strongest, 1);
+        let shown = |ai: &Ai| {
+            let o = ai
+                .options()
+                .into_iter()
+                .find(|o| o.name == "Policy")
+                .unwrap();
+            format!("{o:?}")
+        };
+        ai.set_option("Policy", "hand").unwrap();
+        assert!(shown(&ai).contains("hand"), "{}", shown(&ai));
+        let e = ai.set_option("Policy", "learned").unwrap_err();
+        assert!(e.contains("Policy") && e.contains("learned"), "{e}");
+        // A ranking that prefers the opposite of the hand-set one keeps
+        // other inner candidates.
+        let hand = candidates(&pos, 4, None, &Weights::default(), &Policy::hand()).0;
+        let reversed = Policy::new(Policy::hand().weights().map(|w| -w)).unwrap();
+        let other = candidates(&pos, 4, None, &Weights::default(), &reversed).0;
+        assert_eq!(hand.len(), 4);
+        assert_ne!(hand, other);
     }
 
     #[test]

@@ -1,79 +1,102 @@
 //! Which moves a node searches, best first: a static ranking by what a
-//! move does to both sides' chains, re-ranked by a one-ply evaluation.
+//! move does to both sides' chains (weighted by a [`Policy`]), re-ranked
+//! by a one-ply evaluation.
 
 use super::eval::{evaluate_with, Weights};
+use super::policy::{
+    Policy, CENTRAL, CENTRAL_LATE, COUNT, COVERS_THEIR_DOTS, IN_PLACE, LEAVES_CENTRE,
+    LEAVES_OWN_CHAIN, NEXT_TO_OWN, OWN_CORRIDOR, RELOCATION, SHORTER_BEST, SHORTER_PAIRS,
+    THEIR_CORRIDOR,
+};
+use crate::features::phase;
 use crate::paths::{corridor, ChainMaps, Corridor, Costs};
-use punct_core::{footprint, Bitboard, Cell, Move, Position};
+use punct_core::{footprint, Bitboard, Cell, Move, Position, Variant};
 
-/// Ranks every legal move by what it does to both sides' chains, best
-/// first, keeping the `width` best (all when `width` is 0); `first` goes
-/// first.
+/// Every legal move with what the static ranking looks at in it (see
+/// [`super::policy::NAMES`]).
 ///
-/// A move's worth is how much it shortens our chains (exact for additions,
-/// from the distance maps) plus where its dots land: on the opponent's
-/// near-shortest chains (blocking), more where they cover an opponent dot,
-/// a little next to our own dots.
-/// And the number of legal moves.
-fn ranked_and_counted(pos: &Position, width: usize, first: Option<Move>) -> (Vec<Move>, usize) {
+/// A move's chain terms are exact for additions, from the distance maps;
+/// its dots count where they land: on the opponent's near-shortest chains
+/// (blocking), on one of their dots there, on our own near-shortest
+/// chains, next to our dots. Lifting a piece uncovers what is below: our
+/// chain cells it leaves may stop showing our colour.
+pub(crate) fn move_features(pos: &Position) -> Vec<(Move, [i32; COUNT])> {
     let moves = pos.legal_moves();
-    let total = moves.len();
     let me = pos.side_to_move();
     let maps = ChainMaps::new(pos, me, Costs::CoverOpponent);
     let before = maps.pair_distances();
     let best_before = maps.distance();
     let mine: Corridor = maps.corridor(pos, |best| best + 1);
-    let theirs: Corridor = corridor(pos, me.opponent(), Costs::CoverOpponent, 1);
-    let their_dots = pos.visible(me.opponent());
-    let mut weight = [0i32; 320];
-    let mut add = |set: Bitboard, w: i32| {
-        for c in set.cells() {
-            weight[c.index()] += w;
-        }
+    let theirs = corridor(pos, me.opponent(), Costs::CoverOpponent, 1).cells;
+    let covers = theirs & pos.visible(me.opponent());
+    let near_own = pos.visible(me).grown();
+    // The central count decides the standard game only.
+    let centre = match pos.variant() {
+        Variant::Standard => Bitboard::CENTRAL,
+        Variant::Basic => Bitboard::EMPTY,
     };
-    add(mine.cells, 5);
-    add(theirs.cells, 30);
-    add(theirs.cells & their_dots, 20);
-    add(pos.visible(me).grown(), 2);
-    let progress = |cells: &[Cell; 3]| -> i32 {
+    let smaller_reserve = pos.reserve_total(me).min(pos.reserve_total(me.opponent())) as u32;
+    let late = i32::from(phase(smaller_reserve) >= 2);
+    let placed = |cells: &[Cell; 3], f: &mut [i32; COUNT]| {
         let after = maps.with_piece(cells);
         let best_after = after.iter().copied().min().unwrap_or(best_before);
-        let sum: u32 = before.iter().zip(after).map(|(b, a)| b - a).sum();
-        100 * (best_before - best_after) as i32 + 20 * sum as i32
+        f[SHORTER_BEST] = (best_before - best_after) as i32;
+        f[SHORTER_PAIRS] = before.iter().zip(after).map(|(b, a)| b - a).sum::<u32>() as i32;
+        for &c in cells {
+            f[OWN_CORRIDOR] += i32::from(mine.cells.contains(c));
+            f[THEIR_CORRIDOR] += i32::from(theirs.contains(c));
+            f[COVERS_THEIR_DOTS] += i32::from(covers.contains(c));
+            f[NEXT_TO_OWN] += i32::from(near_own.contains(c));
+            f[CENTRAL] += i32::from(centre.contains(c));
+        }
+        f[CENTRAL_LATE] = late * f[CENTRAL];
     };
-    let placed = |cells: [Cell; 3]| -> i32 {
-        progress(&cells) + cells.iter().map(|c| weight[c.index()]).sum::<i32>()
-    };
-    let mut scored: Vec<(i32, Move)> = moves
+    moves
         .into_iter()
         .map(|mv| {
-            let s = match mv {
-                _ if Some(mv) == first => i32::MAX,
+            let mut f = [0i32; COUNT];
+            match mv {
                 Move::Add {
                     kind,
                     punct,
                     rotation,
-                } => footprint(kind, punct, rotation).map_or(0, placed),
-                Move::Relocate { from, to, rotation } => match pos.top_piece(from) {
-                    Some(p) => {
+                } => {
+                    if let Some(cells) = footprint(kind, punct, rotation) {
+                        placed(&cells, &mut f);
+                    }
+                }
+                Move::Relocate { from, to, rotation } => {
+                    if let Some(p) = pos.top_piece(from) {
                         let to_cells = footprint(p.kind, to, rotation);
-                        // Lifting uncovers what is below: our chain cells a
-                        // piece leaves may stop showing our colour.
-                        let left: i32 = p
+                        if let Some(cells) = &to_cells {
+                            placed(cells, &mut f);
+                        }
+                        let left = p
                             .cells
                             .iter()
-                            .filter(|c| to_cells.is_none_or(|t| !t.contains(c)))
-                            .filter(|c| mine.chain.contains(**c))
-                            .count() as i32
-                            * -25;
-                        to_cells.map_or(0, placed) + left
+                            .filter(|c| to_cells.is_none_or(|t| !t.contains(c)));
+                        f[LEAVES_OWN_CHAIN] =
+                            left.clone().filter(|c| mine.chain.contains(**c)).count() as i32;
+                        f[LEAVES_CENTRE] = left.filter(|c| centre.contains(**c)).count() as i32;
                     }
-                    None => 0,
-                },
-                Move::Pass => 0,
-            };
-            (s, mv)
+                    f[RELOCATION] = 1;
+                    f[IN_PLACE] = i32::from(from == to);
+                }
+                Move::Pass => {}
+            }
+            (mv, f)
         })
+        .collect()
+}
+
+/// Ranks every legal move by `policy`, best first, keeping the `width`
+/// best (all when `width` is 0). And the number of legal moves.
+fn ranked_and_counted(pos: &Position, width: usize, policy: &Policy) -> (Vec<Move>, usize) {
+    let mut scored: Vec<(i32, Move)> = move_features(pos)
+        .into_iter()
+        .map(|(mv, f)| (policy.score(&f), mv))
         .collect();
+    let total = scored.len();
     if scored.len() > width && width > 0 {
         scored.select_nth_unstable_by(width - 1, |a, b| b.0.cmp(&a.0));
         scored.truncate(width);
@@ -108,8 +131,9 @@ pub(crate) fn candidates(
     width: usize,
     first: Option<Move>,
     w: &Weights,
+    policy: &Policy,
 ) -> (Vec<Move>, u64, usize) {
-    let (shortlist, total) = ranked_and_counted(pos, 3 * width, None);
+    let (shortlist, total) = ranked_and_counted(pos, 3 * width, policy);
     let evaluated = shortlist.len() as u64;
     let mut out: Vec<Move> = first.into_iter().collect();
     for (_, mv) in one_ply(pos, shortlist, w) {

@@ -21,6 +21,7 @@
 
 use super::eval::{evaluate_ongoing, Weights, MATE_BAND, WIN};
 use super::order::candidates;
+use super::policy::Policy;
 use super::table::{Bound, Entry, Table};
 use crate::paths::distance_and_spread;
 use crate::search::Budget;
@@ -48,6 +49,8 @@ pub(crate) struct Shape {
 pub(crate) struct Settings {
     pub(crate) shape: Shape,
     pub(crate) weights: Weights,
+    /// The static ranking of the candidate moves.
+    pub(crate) policy: Policy,
     /// At most this much, up or down, is added to every leaf's evaluation
     /// (the weaker levels); it depends on the position and `salt` only, so
     /// the search stays consistent and another `salt` plays differently.
@@ -303,7 +306,8 @@ impl<'a> Search<'a> {
         let mut best = -WIN - 1;
         let mut best_move = None;
         let width = self.set.shape.inner_width;
-        let (mut moves, evaluated, legal_count) = candidates(pos, width, first, &self.set.weights);
+        let (mut moves, evaluated, legal_count) =
+            candidates(pos, width, first, &self.set.weights, &self.set.policy);
         // Every position evaluated counts as a node, ordering included.
         self.nodes += evaluated;
         // Killers go right after the table's move, if legal here.
