@@ -3,7 +3,7 @@
 //! its features and the game's result for the side to move.
 
 use crate::selfplay::SelfPlayGame;
-use punct_core::{parse_moves, Game, Position, Record, Side, Status, Variant};
+use punct_core::{parse_moves, Game, Move, Position, Record, Side, Status, Variant};
 use punct_engine::features::{self, COUNT};
 use punct_engine::tactics::has_winning_move;
 use punct_engine::{evaluate_with, Weights};
@@ -145,14 +145,18 @@ pub struct Sample {
     pub ply: usize,
 }
 
-/// The positions of `games` worth learning from: after the first
+/// Walks the positions of `games` worth learning from: after the first
 /// `skip_plies` plies, unfinished, the side to move unable to win at once
-/// (the search scores those as wins, never by the evaluation), each
-/// position once (the first game that reaches it keeps it).
-pub fn samples(games: &[SelfPlayGame], skip_plies: usize) -> Vec<Sample> {
-    let hand = Weights::hand();
+/// (the search plays those by tactics, never by the evaluation or the
+/// ranking), each position once (the first game that reaches it keeps
+/// it). `visit` gets the game's number, the ply, the position and the move
+/// played there.
+pub fn each_position(
+    games: &[SelfPlayGame],
+    skip_plies: usize,
+    mut visit: impl FnMut(usize, usize, &Position, Move),
+) {
     let mut seen = HashSet::new();
-    let mut out = Vec::new();
     for (index, g) in games.iter().enumerate() {
         let mut pos = Position::new(g.variant);
         for (ply, &mv) in g.moves.iter().enumerate() {
@@ -161,23 +165,33 @@ pub fn samples(games: &[SelfPlayGame], skip_plies: usize) -> Vec<Sample> {
                 && seen.insert((pos.variant(), pos.hash()))
                 && !has_winning_move(&pos)
             {
-                let result = match g.result {
-                    Status::Won(s) if s == pos.side_to_move() => 1.0,
-                    Status::Won(_) => 0.0,
-                    _ => 0.5,
-                };
-                out.push(Sample {
-                    variant: g.variant,
-                    features: features::extract(&pos),
-                    hand: evaluate_with(&pos, &hand),
-                    result,
-                    game: index,
-                    ply,
-                });
+                visit(index, ply, &pos, mv);
             }
             pos.make(mv);
         }
     }
+}
+
+/// The positions of [`each_position`] with their features and the game's
+/// result for the side to move.
+pub fn samples(games: &[SelfPlayGame], skip_plies: usize) -> Vec<Sample> {
+    let hand = Weights::hand();
+    let mut out = Vec::new();
+    each_position(games, skip_plies, |index, ply, pos, _| {
+        let result = match games[index].result {
+            Status::Won(s) if s == pos.side_to_move() => 1.0,
+            Status::Won(_) => 0.0,
+            _ => 0.5,
+        };
+        out.push(Sample {
+            variant: pos.variant(),
+            features: features::extract(pos),
+            hand: evaluate_with(pos, &hand),
+            result,
+            game: index,
+            ply,
+        });
+    });
     out
 }
 

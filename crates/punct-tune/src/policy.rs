@@ -8,13 +8,12 @@
 //! is how often the move the search chose makes the shortlist: the fit
 //! reports that share for the hand-set and the fitted weights.
 
+use crate::dataset::each_position;
 use crate::fit::solve;
 use crate::selfplay::SelfPlayGame;
-use punct_core::{Move, Position, Status};
+use punct_core::{Move, Position};
 use punct_engine::policy::{self, COUNT, NAMES};
-use punct_engine::tactics::has_winning_move;
 use punct_engine::Policy;
-use std::collections::HashSet;
 
 /// One position: the counts of every legal move and which was played.
 #[derive(Clone, Debug)]
@@ -27,29 +26,14 @@ pub struct Choice {
     pub game: usize,
 }
 
-/// The positions of `games` whose move the policy should predict: after
-/// the first `skip_plies` plies, unfinished, more than one legal move, no
-/// win at once (the search plays those by tactics, not by the ranking),
-/// each position once.
+/// The positions of `games` whose move the policy should predict: those
+/// of [`each_position`] with more than one legal move (a pass is only
+/// legal alone).
 pub fn choices(games: &[SelfPlayGame], skip_plies: usize) -> Vec<Choice> {
-    let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for (index, g) in games.iter().enumerate() {
-        let mut pos = Position::new(g.variant);
-        for (ply, &mv) in g.moves.iter().enumerate() {
-            if ply >= skip_plies
-                && mv != Move::Pass
-                && pos.status() == Status::Ongoing
-                && seen.insert((pos.variant(), pos.hash()))
-                && !has_winning_move(&pos)
-            {
-                if let Some(choice) = choice(&pos, mv, index) {
-                    out.push(choice);
-                }
-            }
-            pos.make(mv);
-        }
-    }
+    each_position(games, skip_plies, |index, _, pos, mv| {
+        out.extend(choice(pos, mv, index));
+    });
     out
 }
 
@@ -87,11 +71,12 @@ pub struct Hits {
     pub top36: f64,
 }
 
-/// The share of `choices` whose played move is among the `k` best by `w`,
-/// a tie counted by the chance that the ranking's order among equals
-/// puts it inside.
-fn top(choices: &[Choice], w: &[f64; COUNT], k: usize) -> f64 {
-    let mut hits = 0.0;
+/// For each `k` of `ks`, the share of `choices` whose played move is
+/// among the `k` best by `w`, a tie counted by the chance that the
+/// ranking's order among equals puts it inside. One pass ranks each
+/// position for every `k`.
+fn tops<const N: usize>(choices: &[Choice], w: &[f64; COUNT], ks: [usize; N]) -> [f64; N] {
+    let mut hits = [0.0; N];
     for c in choices {
         let s = score(w, &c.moves[c.chosen]);
         let (mut above, mut equal) = (0usize, 0usize);
@@ -103,9 +88,11 @@ fn top(choices: &[Choice], w: &[f64; COUNT], k: usize) -> f64 {
                 equal += 1;
             }
         }
-        hits += (k.saturating_sub(above) as f64 / equal as f64).min(1.0);
+        for (hit, k) in hits.iter_mut().zip(ks) {
+            *hit += (k.saturating_sub(above) as f64 / equal as f64).min(1.0);
+        }
     }
-    hits / choices.len().max(1) as f64
+    hits.map(|h| h / choices.len().max(1) as f64)
 }
 
 /// Mean log loss of the softmax of `scale · w`.
@@ -153,11 +140,12 @@ fn best_scale(choices: &[Choice], w: &[f64; COUNT]) -> f64 {
 /// How well `w` (at its best scale) predicts the moves of `choices`.
 pub fn hits(choices: &[Choice], w: &[f64; COUNT]) -> Hits {
     let scale = best_scale(choices, w);
+    let [top1, top12, top36] = tops(choices, w, [1, 12, 36]);
     Hits {
         log_loss: log_loss(choices, w, scale),
-        top1: top(choices, w, 1),
-        top12: top(choices, w, 12),
-        top36: top(choices, w, 36),
+        top1,
+        top12,
+        top36,
     }
 }
 
@@ -396,7 +384,7 @@ mod tests {
         let game = SelfPlayGame {
             variant: punct_core::Variant::Standard,
             moves: moves.clone(),
-            result: Status::Draw,
+            result: punct_core::Status::Draw,
         };
         let found = choices(&[game.clone(), game], 2);
         // The second game repeats the first: its positions are not taken twice.

@@ -21,6 +21,14 @@ use punct_core::{footprint, Bitboard, Cell, Move, Position, Variant};
 /// chains, next to our dots. Lifting a piece uncovers what is below: our
 /// chain cells it leaves may stop showing our colour.
 pub(crate) fn move_features(pos: &Position) -> Vec<(Move, [i32; COUNT])> {
+    let mut out = Vec::new();
+    each_move_features(pos, |mv, f| out.push((mv, *f)));
+    out
+}
+
+/// [`move_features`] handed to `visit` move by move, in the legal moves'
+/// order: the search ranks them as they come, with no list in between.
+fn each_move_features(pos: &Position, mut visit: impl FnMut(Move, &[i32; COUNT])) {
     let moves = pos.legal_moves();
     let me = pos.side_to_move();
     let maps = ChainMaps::new(pos, me, Costs::CoverOpponent);
@@ -51,51 +59,46 @@ pub(crate) fn move_features(pos: &Position) -> Vec<(Move, [i32; COUNT])> {
         }
         f[CENTRAL_LATE] = late * f[CENTRAL];
     };
-    moves
-        .into_iter()
-        .map(|mv| {
-            let mut f = [0i32; COUNT];
-            match mv {
-                Move::Add {
-                    kind,
-                    punct,
-                    rotation,
-                } => {
-                    if let Some(cells) = footprint(kind, punct, rotation) {
-                        placed(&cells, &mut f);
-                    }
+    for mv in moves {
+        let mut f = [0i32; COUNT];
+        match mv {
+            Move::Add {
+                kind,
+                punct,
+                rotation,
+            } => {
+                if let Some(cells) = footprint(kind, punct, rotation) {
+                    placed(&cells, &mut f);
                 }
-                Move::Relocate { from, to, rotation } => {
-                    if let Some(p) = pos.top_piece(from) {
-                        let to_cells = footprint(p.kind, to, rotation);
-                        if let Some(cells) = &to_cells {
-                            placed(cells, &mut f);
-                        }
-                        let left = p
-                            .cells
-                            .iter()
-                            .filter(|c| to_cells.is_none_or(|t| !t.contains(c)));
-                        f[LEAVES_OWN_CHAIN] =
-                            left.clone().filter(|c| mine.chain.contains(**c)).count() as i32;
-                        f[LEAVES_CENTRE] = left.filter(|c| centre.contains(**c)).count() as i32;
-                    }
-                    f[RELOCATION] = 1;
-                    f[IN_PLACE] = i32::from(from == to);
-                }
-                Move::Pass => {}
             }
-            (mv, f)
-        })
-        .collect()
+            Move::Relocate { from, to, rotation } => {
+                if let Some(p) = pos.top_piece(from) {
+                    let to_cells = footprint(p.kind, to, rotation);
+                    if let Some(cells) = &to_cells {
+                        placed(cells, &mut f);
+                    }
+                    let left = p
+                        .cells
+                        .iter()
+                        .filter(|c| to_cells.is_none_or(|t| !t.contains(c)));
+                    f[LEAVES_OWN_CHAIN] =
+                        left.clone().filter(|c| mine.chain.contains(**c)).count() as i32;
+                    f[LEAVES_CENTRE] = left.filter(|c| centre.contains(**c)).count() as i32;
+                }
+                f[RELOCATION] = 1;
+                f[IN_PLACE] = i32::from(from == to);
+            }
+            Move::Pass => {}
+        }
+        visit(mv, &f);
+    }
 }
 
 /// Ranks every legal move by `policy`, best first, keeping the `width`
 /// best (all when `width` is 0). And the number of legal moves.
 fn ranked_and_counted(pos: &Position, width: usize, policy: &Policy) -> (Vec<Move>, usize) {
-    let mut scored: Vec<(i32, Move)> = move_features(pos)
-        .into_iter()
-        .map(|(mv, f)| (policy.score(&f), mv))
-        .collect();
+    let mut scored: Vec<(i32, Move)> = Vec::new();
+    each_move_features(pos, |mv, f| scored.push((policy.score(f), mv)));
     let total = scored.len();
     if scored.len() > width && width > 0 {
         scored.select_nth_unstable_by(width - 1, |a, b| b.0.cmp(&a.0));
