@@ -197,6 +197,20 @@ struct RootSearch {
     ranked: Vec<(Move, i32)>,
 }
 
+/// The move an iteration cut short by the clock changes to, if any: its
+/// best, when that beats the last full iteration's best score and the last
+/// best move was searched at this depth too. One thread searches the last
+/// best first, so it always was; with several, other threads finish later
+/// roots before it, and a score one ply deeper is no fair match for the
+/// last iteration's (scores swing between odd and even depths).
+fn from_cut_iteration(last: (Move, i32), scored: &[(Move, i32)]) -> Option<(Move, i32)> {
+    if !scored.iter().any(|&(m, _)| m == last.0) {
+        return None;
+    }
+    let &(mv, v) = scored.first()?;
+    (v > last.1 && mv != last.0).then_some((mv, v))
+}
+
 impl Ai {
     pub fn new(level: Level, seed: u64) -> Ai {
         let mut rng = StdRng::seed_from_u64(seed);
@@ -408,11 +422,8 @@ impl Ai {
             scored.sort_by_key(|&(m, v)| (std::cmp::Reverse(v), order(&m)));
             let nodes: u64 = searches.iter().map(|s| s.nodes).sum();
             if searches.iter().any(|s| s.aborted) {
-                // A partial iteration counts only if its best beats the last full one.
-                if let Some(&(mv, v)) = scored.first() {
-                    if v > best.1 && mv != best.0 {
-                        best = (mv, v, depth);
-                    }
+                if let Some((mv, v)) = from_cut_iteration((best.0, best.1), &scored) {
+                    best = (mv, v, depth);
                 }
                 break;
             }
@@ -764,6 +775,31 @@ mod tests {
         let stop = AtomicBool::new(true);
         let r = Ai::new(Level::Strongest, 1).search(&pos, &Limits::default(), &stop, &mut |_| {});
         assert!(pos.is_legal(r.best));
+    }
+
+    #[test]
+    fn a_cut_iteration_changes_the_move_only_against_the_last_best_at_its_depth() {
+        let moves = midgame(9, 16).legal_moves();
+        let (last, other, third) = (moves[0], moves[1], moves[2]);
+        // Another thread finished a later root; the last best was not
+        // searched again at this depth: nothing to compare with.
+        assert_eq!(from_cut_iteration((last, 10), &[(other, 40)]), None);
+        // It was, and the other beats it and the last full iteration.
+        assert_eq!(
+            from_cut_iteration((last, 10), &[(other, 40), (last, 30)]),
+            Some((other, 40))
+        );
+        // Best at this depth, but below the last full iteration's score.
+        assert_eq!(
+            from_cut_iteration((last, 50), &[(other, 40), (last, 30)]),
+            None
+        );
+        // The last best is still the best.
+        assert_eq!(
+            from_cut_iteration((last, 10), &[(last, 60), (third, 20)]),
+            None
+        );
+        assert_eq!(from_cut_iteration((last, 10), &[]), None);
     }
 
     #[test]
