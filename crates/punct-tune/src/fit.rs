@@ -88,9 +88,7 @@ pub fn logistic(data: &Data, penalty: &[f64]) -> Result<Vec<f64>, String> {
         return Err("every penalty must be a positive number".into());
     }
     let n = data.rows() as f64;
-    let mut w = vec![0.0; d];
-    let mut current = objective(data, &w, penalty);
-    for _ in 0..100 {
+    let system = |w: &[f64]| {
         let mut grad: Vec<f64> = w.iter().zip(penalty).map(|(w, p)| p * w).collect();
         let mut hess = vec![0.0; d * d];
         for (j, p) in penalty.iter().enumerate() {
@@ -98,7 +96,7 @@ pub fn logistic(data: &Data, penalty: &[f64]) -> Result<Vec<f64>, String> {
         }
         for i in 0..data.rows() {
             let x = data.row(i);
-            let p = sigmoid(dot(x, &w));
+            let p = sigmoid(dot(x, w));
             let r = (p - data.y[i]) / n;
             let c = p * (1.0 - p) / n;
             for a in 0..d {
@@ -107,34 +105,52 @@ pub fn logistic(data: &Data, penalty: &[f64]) -> Result<Vec<f64>, String> {
                 }
                 grad[a] += r * x[a];
                 let cx = c * x[a];
-                // Lower triangle only; mirrored below.
                 for b in 0..=a {
                     hess[a * d + b] += cx * x[b];
                 }
             }
         }
+        (grad, hess)
+    };
+    newton(vec![0.0; d], |w| objective(data, w, penalty), system, 1e-15)
+}
+
+/// Minimises a smooth convex `objective` from `w` by Newton's method:
+/// `system(w)` gives the gradient and the Hessian's lower triangle
+/// (row-major, `d × d`); each step is halved while it does not lower the
+/// objective. Stops after 100 steps, or when a step lowers the objective
+/// by no more than `tolerance` relative to it, or the Newton decrement is
+/// negligible. Both fits (the evaluation's and the policy's) use it.
+pub(crate) fn newton(
+    mut w: Vec<f64>,
+    objective: impl Fn(&[f64]) -> f64,
+    system: impl Fn(&[f64]) -> (Vec<f64>, Vec<f64>),
+    tolerance: f64,
+) -> Result<Vec<f64>, String> {
+    let d = w.len();
+    let mut current = objective(&w);
+    for _ in 0..100 {
+        let (grad, mut hess) = system(&w);
         for a in 0..d {
             for b in 0..a {
                 hess[b * d + a] = hess[a * d + b];
             }
         }
         let step = solve(&hess, &grad, d)?;
-        // Newton's step, halved while it does not lower the objective.
         let mut t = 1.0;
         let mut improved = false;
         for _ in 0..30 {
             let trial: Vec<f64> = w.iter().zip(&step).map(|(w, s)| w - t * s).collect();
-            let value = objective(data, &trial, penalty);
+            let value = objective(&trial);
             if value <= current {
-                improved = current - value > 1e-15 * current.abs().max(1.0);
+                improved = current - value > tolerance * current.abs().max(1.0);
                 w = trial;
                 current = value;
                 break;
             }
             t *= 0.5;
         }
-        let decrement: f64 = dot(&grad, &step);
-        if !improved || decrement < 1e-14 {
+        if !improved || dot(&grad, &step) < 1e-14 {
             break;
         }
     }
@@ -142,7 +158,7 @@ pub fn logistic(data: &Data, penalty: &[f64]) -> Result<Vec<f64>, String> {
 }
 
 /// Solves `m x = b` for a symmetric positive definite `m` (Cholesky).
-pub(crate) fn solve(m: &[f64], b: &[f64], d: usize) -> Result<Vec<f64>, String> {
+fn solve(m: &[f64], b: &[f64], d: usize) -> Result<Vec<f64>, String> {
     let mut l = vec![0.0; d * d];
     for i in 0..d {
         for j in 0..=i {

@@ -9,7 +9,7 @@
 //! reports that share for the hand-set and the fitted weights.
 
 use crate::dataset::each_position;
-use crate::fit::solve;
+use crate::fit::newton;
 use crate::selfplay::SelfPlayGame;
 use punct_core::{Move, Position};
 use punct_engine::policy::{self, COUNT, NAMES};
@@ -176,9 +176,16 @@ pub fn fit(choices: &[Choice], lambda: f64) -> Result<[f64; COUNT], String> {
         let ridge: f64 = live.iter().map(|&i| (w[i] * spread[i]).powi(2)).sum();
         log_loss(choices, w, 1.0) + 0.5 * lambda * ridge
     };
-    let mut w = [0.0; COUNT];
-    let mut current = objective(&w);
-    for _ in 0..100 {
+    // The fit runs over the live counts only; the others stay 0.
+    let full = |v: &[f64]| {
+        let mut w = [0.0; COUNT];
+        for (&i, &x) in live.iter().zip(v) {
+            w[i] = x;
+        }
+        w
+    };
+    let system = |v: &[f64]| {
+        let w = full(v);
         // Gradient and Hessian in units of each count's spread.
         let mut grad = vec![0.0; d];
         let mut hess = vec![0.0; d * d];
@@ -211,34 +218,10 @@ pub fn fit(choices: &[Choice], lambda: f64) -> Result<[f64; COUNT], String> {
                 }
             }
         }
-        for a in 0..d {
-            for b in 0..a {
-                hess[b * d + a] = hess[a * d + b];
-            }
-        }
-        let step = solve(&hess, &grad, d)?;
-        // Newton's step, halved while it does not lower the objective.
-        let mut t = 1.0;
-        let mut improved = false;
-        for _ in 0..30 {
-            let mut trial = w;
-            for (a, &i) in live.iter().enumerate() {
-                trial[i] -= t * step[a];
-            }
-            let value = objective(&trial);
-            if value <= current {
-                improved = current - value > 1e-12 * current.abs().max(1.0);
-                w = trial;
-                current = value;
-                break;
-            }
-            t *= 0.5;
-        }
-        if !improved {
-            break;
-        }
-    }
-    Ok(w)
+        (grad, hess)
+    };
+    let w = newton(vec![0.0; d], |v| objective(&full(v)), system, 1e-12)?;
+    Ok(full(&w))
 }
 
 /// Fitted weights as a [`Policy`]: scaled so the largest is ±1000 (only
