@@ -1,9 +1,9 @@
 //! `punct db`: the games database — migrate its schema, copy every game
-//! from one database to another (crate `punct-server`).
+//! from one database to another (crate `punct-store`).
 
 use crate::{bad_input, failed, Failure};
 use clap::{Args, Subcommand};
-use punct_server::Location;
+use punct_store::Location;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -47,14 +47,14 @@ pub fn run(args: DbArgs) -> Result<(), Failure> {
     match args.command {
         DbCommand::Migrate { database, data_dir } => {
             let location = database.unwrap_or_else(|| {
-                Location::in_data_dir(&data_dir.unwrap_or_else(punct_server::default_data_dir))
+                Location::in_data_dir(&data_dir.unwrap_or_else(crate::default_data_dir))
             });
-            let said = punct_server::migrate_database(&location).map_err(classify)?;
+            let said = punct_store::migrate_blocking(&location).map_err(classify)?;
             println!("{said}");
         }
         DbCommand::Copy { from, to } => {
             let tty = std::io::stderr().is_terminal();
-            let copied = punct_server::copy_database(&from, &to, |done| {
+            let copied = punct_store::copy_blocking(&from, &to, |done| {
                 if tty {
                     eprint!("\r{} games copied", done.copied + done.present);
                 }

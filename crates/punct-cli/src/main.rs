@@ -173,6 +173,19 @@ pub struct Failure {
     code: u8,
 }
 
+/// The per-user data directory (`punct serve`'s database, `punct play`'s
+/// records): `$XDG_DATA_HOME/punct`, else `~/.local/share/punct`, else
+/// `./punct-data`.
+pub fn default_data_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(d).join("punct");
+    }
+    if let Some(h) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        return PathBuf::from(h).join(".local/share/punct");
+    }
+    PathBuf::from("punct-data")
+}
+
 /// Bad input on the command line (exit code 2, like a usage error).
 pub fn bad_input(message: impl Into<String>) -> Failure {
     Failure {

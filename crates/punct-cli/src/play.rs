@@ -835,7 +835,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     let data_dir = args
         .data_dir
         .clone()
-        .unwrap_or_else(punct_server::default_data_dir);
+        .unwrap_or_else(crate::default_data_dir);
     let record_path = args
         .record
         .clone()

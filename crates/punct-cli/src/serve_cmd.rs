@@ -21,7 +21,7 @@ pub struct ServeArgs {
     /// postgres://USER[:PASSWORD]@HOST[:PORT]/NAME (several instances may
     /// share it; run `punct db migrate` first) or sqlite:PATH
     #[arg(long, env = "PUNCT_DATABASE_URL", hide_env_values = true, value_parser = crate::db_cmd::parse_location)]
-    pub database: Option<punct_server::Location>,
+    pub database: Option<punct_store::Location>,
     /// The AI's thinking time per move, in milliseconds
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub ai_movetime: u64,
@@ -163,7 +163,7 @@ pub enum Sync {
 }
 
 pub fn run(args: ServeArgs) -> Result<(), Failure> {
-    let data_dir = args.data_dir.unwrap_or_else(punct_server::default_data_dir);
+    let data_dir = args.data_dir.unwrap_or_else(crate::default_data_dir);
     let mut config = punct_server::Config::new(data_dir.clone());
     config.database = args.database;
     let location = config.location();
@@ -172,8 +172,8 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.ai_movetime_ms = args.ai_movetime;
     config.review_movetime_ms = args.review_movetime;
     config.sync = match args.sync {
-        Sync::Full => punct_server::SyncMode::Full,
-        Sync::Normal => punct_server::SyncMode::Normal,
+        Sync::Full => punct_store::SyncMode::Full,
+        Sync::Normal => punct_store::SyncMode::Normal,
     };
     if let Some(n) = args.ai_workers {
         config.ai_workers = n as usize;

@@ -316,6 +316,26 @@ impl Position {
         out
     }
 
+    /// Whether `piece`, above the board, spans a gap: a cell of it has
+    /// nothing right under the piece.
+    pub fn is_bridge(&self, piece: &PieceView) -> bool {
+        let level = piece.placement.level;
+        level > 0
+            && piece
+                .cells
+                .iter()
+                .any(|&c| !self.stack(c).iter().any(|d| d.level + 1 == level))
+    }
+
+    /// Whether a dot lies above `piece` on one of its cells.
+    pub fn is_covered(&self, piece: &PieceView) -> bool {
+        piece.cells.iter().any(|&c| {
+            self.stack(c)
+                .iter()
+                .any(|d| d.level > piece.placement.level)
+        })
+    }
+
     /// The first pair of opposite sides (in [`Edge::PAIRS`] order) that
     /// `side`'s visible dots join, with every visible dot of `side` in a
     /// group touching both: what a finished game shows as the winning chain.

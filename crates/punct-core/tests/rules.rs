@@ -496,7 +496,11 @@ fn a_piece_covered_by_a_flat_piece_cannot_move() {
     assert_illegal(&pos, "D3-H3/3", IllegalMove::Covered { cell: cell("D3") });
     assert_eq!(moves_from(&pos, "C3"), 0);
     assert_eq!(moves_from(&pos, "D3"), 0);
-    // The piece on top is free.
+    let lower = pos.top_piece(cell("C3")).unwrap();
+    assert!(pos.is_covered(&lower));
+    // The piece on top is free, and lies flat: no bridge.
+    let top = pos.top_piece(cell("D4")).unwrap();
+    assert!(!pos.is_covered(&top) && !pos.is_bridge(&top));
     assert_legal(&pos, "D4-D8/0");
     assert!(moves_from(&pos, "D4") > 0);
 }
@@ -523,7 +527,11 @@ fn a_piece_under_the_middle_of_a_bridge_is_covered() {
         [(W, Kind::T, 0, false), (W, Kind::E, 2, false)]
     );
     assert_eq!(pos.height(cell("C4")), 3);
+    // The E spans the gap over C4 at level 1: a bridge, itself uncovered.
+    assert!(pos.is_bridge(&bridge) && !pos.is_covered(&bridge));
+    assert!(!pos.is_bridge(&pos.top_piece(cell("C2")).unwrap()));
     // The triangle's PÜNCT B4 is visible, yet the piece is covered.
+    assert!(pos.is_covered(&pos.top_piece(cell("B4")).unwrap()));
     assert_eq!(stack(&pos, "B4"), [(W, Kind::T, 0, true)]);
     assert_illegal(&pos, "B4-B7/5", IllegalMove::Covered { cell: cell("B4") });
     assert_illegal(&pos, "B4-B4/0", IllegalMove::Covered { cell: cell("B4") });

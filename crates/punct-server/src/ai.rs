@@ -13,10 +13,10 @@ use crate::app::{App, Slot};
 use crate::error::ApiError;
 use crate::games::{LiveGame, Mode, Notice};
 use crate::limits::ClientKey;
-use crate::store::{JobKind, SaveError};
 use crate::Config;
 use punct_core::{Move, Position};
 use punct_engine::{Ai, Engine, Level, Limits};
+use punct_store::{JobKind, SaveError};
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
@@ -649,7 +649,7 @@ async fn save_move(app: &Arc<App>, slot: &Arc<Slot>, pos: &Position, best: Move)
 
 /// After a restart, games against the AI where it was the AI's turn go on.
 pub(crate) async fn resume_ai_games(app: &Arc<App>) {
-    let ongoing = crate::store::ListFilter {
+    let ongoing = punct_store::ListFilter {
         status: Some("ongoing".into()),
         limit: 1000,
         ..Default::default()

@@ -6,9 +6,9 @@ use crate::error::ApiError;
 use crate::games::{now_ms, LiveGame};
 use crate::limits::{ClientKey, RateLimits, SocketCounts};
 use crate::security::Hosts;
-use crate::store::SaveError;
 use crate::Config;
 use axum::extract::State;
+use punct_store::SaveError;
 use rand::rngs::StdRng;
 use rand::Rng;
 use std::collections::HashMap;
@@ -90,7 +90,7 @@ pub(crate) struct Slot {
 
 pub(crate) struct App {
     pub(crate) config: Config,
-    pub(crate) store: Arc<dyn crate::store::Storage>,
+    pub(crate) store: Arc<dyn punct_store::Storage>,
     pub(crate) games: std::sync::Mutex<HashMap<String, Arc<Slot>>>,
     /// The AI's workers, shared fairly between clients.
     pub(crate) ai: Arc<crate::ai::Scheduler>,
@@ -386,9 +386,9 @@ impl App {
 /// (its own changes are seen and skipped by version).
 pub(crate) async fn follow_changes(
     app: Arc<App>,
-    mut changes: broadcast::Receiver<crate::store::Change>,
+    mut changes: broadcast::Receiver<punct_store::Change>,
 ) {
-    use crate::store::Change;
+    use punct_store::Change;
     let mut stopping = app.stopping.subscribe();
     loop {
         let change = tokio::select! {

@@ -526,7 +526,7 @@ impl App {
             .await
         {
             Ok(()) => {}
-            Err(crate::store::SaveError::Stale) => {
+            Err(punct_store::SaveError::Stale) => {
                 // Changed meanwhile by another instance sharing the
                 // database (a move in time, or its own flag fall): what it
                 // stored stands; read it.
@@ -558,7 +558,7 @@ impl App {
 }
 
 /// A game summary's `clock`: the time control only, or null.
-pub fn summary_json(row: &crate::store::GameRow) -> Value {
+pub fn summary_json(row: &punct_store::GameRow) -> Value {
     row.clock
         .as_deref()
         .and_then(TimeControl::from_stored)

@@ -3,8 +3,8 @@
 //! stores a changed game and tells the watchers.
 
 use crate::error::ApiError;
-use crate::store::GameRow;
 use punct_core::{Game, Move, Outcome, Position, Record, Side, Status};
+use punct_store::GameRow;
 
 /// How a game is played.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -880,8 +880,8 @@ mod tests {
     }
 
     /// What the live game says it waits for, in the job table's terms.
-    fn waits_for(g: &LiveGame) -> Option<crate::store::JobKind> {
-        use crate::store::JobKind;
+    fn waits_for(g: &LiveGame) -> Option<punct_store::JobKind> {
+        use punct_store::JobKind;
         if g.ai_to_move() {
             Some(JobKind::Move)
         } else if g.is_over() && g.row.review.is_none() && !g.game.is_empty() {
@@ -923,12 +923,12 @@ mod tests {
             let mut g = LiveGame::new(row, start).unwrap();
             loop {
                 let expected = waits_for(&g);
-                assert_eq!(crate::store::job_of(&g.row), expected, "{:?}", g.row);
+                assert_eq!(punct_store::job_of(&g.row), expected, "{:?}", g.row);
                 checked[expected.map_or(0, |k| k as usize + 1)] += 1;
                 if g.is_over() {
                     // Reviewed, it waits for nothing.
                     g.row.review = Some("{}".into());
-                    assert_eq!(crate::store::job_of(&g.row), None);
+                    assert_eq!(punct_store::job_of(&g.row), None);
                     break;
                 }
                 // Some games end by resignation, mid-game.

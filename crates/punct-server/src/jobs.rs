@@ -7,7 +7,7 @@
 //! is stored: the process does all its games' work itself.
 
 use crate::app::App;
-use crate::store::{JobKind, Lease, Storage};
+use punct_store::{JobKind, Lease, Storage};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

@@ -26,12 +26,11 @@ mod routes;
 mod security;
 mod serve;
 mod state;
-pub mod store;
 mod web;
 
 pub use error::ApiError;
 pub use games::{LiveGame, Mode, Notice};
-pub use store::{GameRow, Location, SaveError, Storage, SyncMode};
+pub use punct_store::{GameRow, Location, SaveError, Storage, SyncMode};
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -231,57 +230,6 @@ pub fn default_max_connections() -> usize {
         Some(files) => files.saturating_sub(64).clamp(16, 8192),
         None => 8192,
     }
-}
-
-/// The per-user data directory: `$XDG_DATA_HOME/punct`, else
-/// `~/.local/share/punct`, else `./punct-data`.
-pub fn default_data_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
-        return PathBuf::from(d).join("punct");
-    }
-    if let Some(h) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        return PathBuf::from(h).join(".local/share/punct");
-    }
-    PathBuf::from("punct-data")
-}
-
-/// Runs `work` on a small runtime of its own: the database commands
-/// (`punct db`) without async code in the command line.
-fn block_on<T>(work: impl std::future::Future<Output = Result<T, String>>) -> Result<T, String> {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start a runtime: {e}"))?
-        .block_on(work)
-}
-
-/// `punct db migrate`: brings the database at `location` to this punct's
-/// schema; says what it did.
-pub fn migrate_database(location: &Location) -> Result<String, String> {
-    block_on(store::migrate(location))
-}
-
-/// `punct db copy`: every game of `from` into `to` (migrated first), none
-/// overwritten; `progress` hears the counts after each page.
-pub fn copy_database(
-    from: &Location,
-    to: &Location,
-    progress: impl FnMut(&store::Copied),
-) -> Result<store::Copied, String> {
-    if from == to {
-        return Err("--from and --to are the same database".to_string());
-    }
-    block_on(async {
-        let source = store::open(from, SyncMode::Full)
-            .await
-            .map_err(|e| format!("--from: {e}"))?;
-        store::migrate(to).await.map_err(|e| format!("--to: {e}"))?;
-        let target = store::open(to, SyncMode::Full)
-            .await
-            .map_err(|e| format!("--to: {e}"))?;
-        store::copy(source.as_ref(), target.as_ref(), progress).await
-    })
 }
 
 /// Runs the server until Ctrl-C (or SIGTERM); `ready` gets the address it

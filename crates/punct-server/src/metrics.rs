@@ -4,7 +4,6 @@
 //! readiness check that asks the database.
 
 use crate::app::{App, Shared};
-use crate::store::{BoxFuture, Change, GameRow, ListFilter, SaveError, Storage};
 use axum::extract::{Request, State};
 use axum::http::{header, StatusCode};
 use axum::middleware::Next;
@@ -15,6 +14,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
+use punct_store::{BoxFuture, Change, GameRow, ListFilter, SaveError, Storage};
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -265,7 +265,7 @@ impl Storage for Timed {
         self.inner.changes()
     }
 
-    fn jobs(&self) -> Option<&dyn crate::store::JobQueue> {
+    fn jobs(&self) -> Option<&dyn punct_store::JobQueue> {
         self.inner.jobs()
     }
 }

@@ -340,8 +340,8 @@ pub(crate) async fn post_abandon(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::GameRow;
     use punct_core::{Position, Variant};
+    use punct_store::GameRow;
 
     fn online(both_seats: bool) -> LiveGame {
         let row = GameRow {

@@ -7,8 +7,8 @@ use crate::app::App;
 use crate::error::ApiError;
 use crate::games::{now_ms, side_from_name, LiveGame, Mode, Notice};
 use crate::limits::ClientKey;
-use crate::store::GameRow;
 use punct_core::Position;
+use punct_store::GameRow;
 use std::sync::Arc;
 
 impl LiveGame {

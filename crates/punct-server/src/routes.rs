@@ -4,7 +4,6 @@ use crate::app::{new_token, App, Shared};
 use crate::error::ApiError;
 use crate::games::{now_ms, parse_name, recorded_result, side_from_name, LiveGame, Mode};
 use crate::limits::{Client, ClientKey};
-use crate::store::GameRow;
 use crate::{analysis, live, web};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
@@ -13,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use punct_core::{Position, Record, Side, Variant};
+use punct_store::GameRow;
 use rand::Rng;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -293,7 +293,7 @@ impl App {
         loop {
             match self.store.insert(game.row.clone()).await {
                 Ok(()) => break,
-                Err(crate::store::SaveError::Duplicate) if tries < 8 => {
+                Err(punct_store::SaveError::Duplicate) if tries < 8 => {
                     tries += 1;
                     game.row.id = new_token(self, 10);
                 }
@@ -524,7 +524,7 @@ pub(crate) async fn list_games(
             Some(ids)
         }
     };
-    let filter = crate::store::ListFilter {
+    let filter = punct_store::ListFilter {
         status: q.status.clone(),
         limit: q.limit.unwrap_or(50).clamp(1, 500),
         watch: q.watch.unwrap_or(false),

@@ -3,8 +3,8 @@
 //! result in words, and a line for game lists.
 
 use crate::games::{LiveGame, Mode};
-use crate::store::GameRow;
-use punct_core::{Move, Outcome, PieceView, Position, Side, Status, Variant};
+use punct_core::{Move, Outcome, Position, Side, Status, Variant};
+use punct_store::GameRow;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Map, Value};
 
@@ -125,16 +125,6 @@ impl Serialize for State {
     }
 }
 
-/// Whether a piece above the board spans a gap: a cell of it has nothing
-/// right under the piece.
-pub(crate) fn is_bridge(pos: &Position, p: &PieceView) -> bool {
-    let level = p.placement.level;
-    level > 0
-        && p.cells
-            .iter()
-            .any(|&c| !pos.stack(c).iter().any(|d| d.level + 1 == level))
-}
-
 /// The fields of a state that describe the board of `pos` (the pieces, each
 /// with its cells, level, whether it bridges a gap and whether a legal move
 /// moves it; the stacks cell by cell, the reserves and the central counts),
@@ -159,7 +149,7 @@ fn board_state(pos: &Position, over: bool) -> State {
                 "rotation": p.placement.rotation,
                 "level": p.placement.level,
                 "cells": p.cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                "bridge": is_bridge(pos, p),
+                "bridge": pos.is_bridge(p),
                 "movable": movable.contains(&p.placement.punct)
                     && pos.top_piece(p.placement.punct).is_some_and(|t| t == *p),
             })

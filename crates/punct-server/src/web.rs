@@ -11,7 +11,7 @@ pub(crate) const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src
 /// (path under `/static/`, content type, content)
 macro_rules! files {
     ($($name:literal: $kind:expr),* $(,)?) => {
-        &[$(($name, $kind, include_bytes!(concat!("../web/", $name)))),*]
+        &[$(($name, $kind, include_bytes!(concat!("../../../web/", $name)))),*]
     };
 }
 

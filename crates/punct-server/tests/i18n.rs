@@ -27,7 +27,7 @@ const DYNAMIC: [&str; 7] = [
 ];
 
 fn web() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("web")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web")
 }
 
 fn catalogue(lang: &str) -> Map<String, Value> {

@@ -23,7 +23,7 @@ const START_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The schema of version 1, as the release before schema versions made it
 /// (`PRAGMA user_version` left at 0): the file the server migrates from.
-const V1_SCHEMA: &str = include_str!("../src/store/sqlite/1.sql");
+const V1_SCHEMA: &str = include_str!("../../punct-store/src/sqlite/1.sql");
 
 // ------------------------------------------------------------ helpers
 

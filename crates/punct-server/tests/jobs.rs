@@ -9,9 +9,8 @@ mod common;
 
 use common::{cluster_for, postgres_database, psql};
 use punct_core::{Position, Variant};
-use punct_server::store::postgres::Store;
-use punct_server::store::{JobKind, Lease, Storage};
-use punct_server::GameRow;
+use punct_store::postgres::Store;
+use punct_store::{GameRow, JobKind, Lease, Storage};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;

@@ -171,7 +171,7 @@ fn check_claim(id: &str, pos: &Position, claim: &Value) {
 
 /// The English catalogue (the rules page's texts are in it).
 fn rules_catalogue() -> serde_json::Map<String, Value> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/web/i18n/en.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/i18n/en.json");
     let text = std::fs::read_to_string(path).expect("the rules page's English catalogue");
     match serde_json::from_str(&text).expect("the catalogue is JSON") {
         Value::Object(m) => m,

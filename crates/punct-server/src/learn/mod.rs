@@ -1,7 +1,7 @@
-//! Learning the game: the rules page's diagrams, the tutorial's lessons
-//! (judged here, not in the page) and the puzzles. Each part brings its
-//! own routes under `/api/learn/…`; the positions they show are drawn
-//! from the states built here.
+//! Learning the game over HTTP: the rules page's diagrams, the tutorial's
+//! lessons and the puzzles of `punct-learn` (judged there, not in the
+//! page), each part with its own routes under `/api/learn/…`; the
+//! positions they show are drawn from the states built here.
 
 mod diagrams;
 mod puzzles;
@@ -19,18 +19,6 @@ pub(crate) fn routes() -> Router<Arc<App>> {
         .merge(diagrams::routes())
         .merge(tutorial::routes())
         .merge(puzzles::routes())
-}
-
-/// The position reached by playing `moves` (separated by spaces) from the
-/// empty board of `variant`; else which move fails and why.
-pub(crate) fn replay(variant: Variant, moves: &str) -> Result<Position, String> {
-    let mut pos = Position::new(variant);
-    for (i, text) in moves.split_whitespace().enumerate() {
-        let fail = |e: &dyn std::fmt::Display| format!("move {} `{text}`: {e}", i + 1);
-        let mv: Move = text.parse().map_err(|e| fail(&e))?;
-        pos.play(mv).map_err(|e| fail(&e))?;
-    }
-    Ok(pos)
 }
 
 /// The state of `pos` as a game's shows it after `last` (the move just

@@ -19,7 +19,7 @@ use tokio_postgres::NoTls;
 mod jobs;
 
 mod embedded {
-    refinery::embed_migrations!("src/store/postgres");
+    refinery::embed_migrations!("src/postgres");
 }
 
 /// The channel every change of a game is announced on: the payload is

@@ -367,3 +367,42 @@ pub async fn copy(
         progress(&done);
     }
 }
+
+/// Runs `work` on a small runtime of its own, so the command line's
+/// `punct db` needs no async code.
+fn block_on<T>(work: impl std::future::Future<Output = Result<T, String>>) -> Result<T, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start a runtime: {e}"))?
+        .block_on(work)
+}
+
+/// Brings the database at `location` to this punct's
+/// schema; says what it did.
+pub fn migrate_blocking(location: &Location) -> Result<String, String> {
+    block_on(migrate(location))
+}
+
+/// Every game of `from` into `to` (migrated first), none
+/// overwritten; `progress` hears the counts after each page.
+pub fn copy_blocking(
+    from: &Location,
+    to: &Location,
+    progress: impl FnMut(&Copied),
+) -> Result<Copied, String> {
+    if from == to {
+        return Err("--from and --to are the same database".to_string());
+    }
+    block_on(async {
+        let source = open(from, SyncMode::Full)
+            .await
+            .map_err(|e| format!("--from: {e}"))?;
+        migrate(to).await.map_err(|e| format!("--to: {e}"))?;
+        let target = open(to, SyncMode::Full)
+            .await
+            .map_err(|e| format!("--to: {e}"))?;
+        copy(source.as_ref(), target.as_ref(), progress).await
+    })
+}

@@ -2,7 +2,7 @@
 //! beside every write, and claims, take-overs, renewals and releases.
 
 use super::{pg_error, Store};
-use crate::store::{BoxFuture, JobKind, JobQueue, Lease};
+use crate::{BoxFuture, JobKind, JobQueue, Lease};
 use std::time::Duration;
 
 /// Puts the job of the game written by CTE `written` (its `id, version`)
