@@ -519,7 +519,11 @@ async fn think_and_play(app: &Arc<App>, slot: &Arc<Slot>, ticket: Ticket) -> End
             let game = slot.game.lock().await;
             (game.row.id.clone(), game.row.version)
         };
-        match app.claim_job(&id, JobKind::Move, version).await {
+        match app
+            .jobs
+            .claim(&app.store, &id, JobKind::Move, version)
+            .await
+        {
             Ok(Some(claim)) => claim,
             Ok(None) => {
                 // Another instance thinks; its move reaches this one as
@@ -610,18 +614,12 @@ async fn save_move(app: &Arc<App>, slot: &Arc<Slot>, pos: &Position, best: Move)
             return Ended::Failed(NO_MOVE);
         }
         game.ai_queued = false;
-        match app.store.update(game.row.clone(), before.row.version).await {
-            Ok(()) => {
-                slot.publish(&game);
-                app.queue_review(&game);
-                app.metrics.moved(1);
-                return Ended::Done;
-            }
+        match app.commit(slot, &mut game, before).await {
+            Ok(_) => return Ended::Done,
             Err(SaveError::Stale) => {
                 // The stored game changed meanwhile (another instance
                 // sharing the database): read it again; if it is still the
                 // AI's turn, think again about it.
-                *game = before;
                 if let Err(e) = app.reload(slot, &mut game).await {
                     eprintln!(
                         "punct serve: game {}: reading it again: {}",
@@ -640,7 +638,6 @@ async fn save_move(app: &Arc<App>, slot: &Arc<Slot>, pos: &Position, best: Move)
                     "punct serve: game {}: saving the AI's move: {e}",
                     game.row.id
                 );
-                *game = before;
             }
         }
     }
@@ -659,6 +656,82 @@ pub(crate) async fn resume_ai_games(app: &Arc<App>) {
     };
     for row in rows.into_iter().filter(|r| r.mode == "ai") {
         let _ = app.slot(&row.id).await;
+    }
+}
+
+// ------------------------------------------------------------ jobs left by others
+
+/// Takes over the jobs nobody holds, as many as this instance has AI
+/// workers free, a few times a lease.
+pub(crate) async fn take_over(app: Arc<App>) {
+    let Some(queue) = app.store.jobs() else {
+        return;
+    };
+    let mut stopping = app.stopping.subscribe();
+    let every = (app.jobs.lease.length / 5).max(Duration::from_millis(100));
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut said = false;
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = stopping.wait_for(|&s| s) => return,
+        }
+        let (running, waiting) = app.ai.counts();
+        let free = app
+            .config
+            .ai_workers
+            .max(1)
+            .saturating_sub(running + waiting);
+        if free == 0 {
+            continue;
+        }
+        let token = app.jobs.token();
+        let taken = match queue
+            .take(
+                free as u32,
+                app.jobs.unclaimed_for(),
+                &token,
+                &app.jobs.lease,
+            )
+            .await
+        {
+            Ok(taken) => {
+                said = false;
+                taken
+            }
+            Err(e) => {
+                if !said {
+                    said = true;
+                    eprintln!("punct serve: looking for jobs to take over: {e}");
+                }
+                continue;
+            }
+        };
+        app.metrics.jobs_taken.inc_by(taken.len() as u64);
+        for (id, kind) in taken {
+            // Its work claims the job again, as this instance's, once it
+            // starts (the claim just taken holds it until then).
+            match kind {
+                JobKind::Move => {
+                    let app = app.clone();
+                    tokio::spawn(async move {
+                        match app.slot(&id).await {
+                            // Loading a game starts its AI; one held here
+                            // is started now.
+                            Ok(slot) => app.kick_ai(&slot).await,
+                            Err(e) => eprintln!(
+                                "punct serve: game {id}: taking over the AI's move: {}",
+                                e.message
+                            ),
+                        }
+                    });
+                }
+                JobKind::Review => {
+                    let _ = app.reviews.try_send(id);
+                }
+            }
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! its AI state) and the one way to change a game: lock, apply, commit,
 //! publish.
 
+use crate::clock::Timer;
 use crate::error::ApiError;
 use crate::games::{now_ms, LiveGame};
 use crate::limits::{ClientKey, RateLimits, SocketCounts};
@@ -13,7 +14,8 @@ use rand::rngs::StdRng;
 use rand::Rng;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
 use tokio::sync::{broadcast, Mutex};
 
 /// A game's state (JSON) and version after a change.
@@ -79,13 +81,13 @@ pub(crate) struct Slot {
     /// unwatched game leaves memory after `Config::idle_game`.
     pub(crate) touched: AtomicI64,
     /// The running clock's deadline and the task watching it (clock.rs).
-    pub(crate) timer: Arc<crate::clock::Timer>,
+    pub(crate) timer: Arc<Timer>,
     /// Who is watching live: the players' and spectators' sockets
     /// (presence.rs; not stored, no version).
     pub(crate) presence: Arc<crate::presence::Presence>,
     /// The app and this slot, for the clock's timer task.
-    app: std::sync::Weak<App>,
-    me: std::sync::Weak<Slot>,
+    app: Weak<App>,
+    me: Weak<Slot>,
 }
 
 pub(crate) struct App {
@@ -212,15 +214,10 @@ impl App {
                     return Err(e);
                 }
             };
-            match self
-                .store
-                .update(game.row.clone(), before.row.version)
-                .await
-            {
-                Ok(()) => {}
+            let state = match self.commit(&slot, &mut game, before).await {
+                Ok(state) => state,
                 Err(SaveError::Stale) if stale < STALE_RETRIES => {
                     stale += 1;
-                    *game = before;
                     drop(ai_job);
                     if !self.reload(&slot, &mut game).await? {
                         // Not changed after all (the database said no for
@@ -229,24 +226,60 @@ impl App {
                     }
                     continue;
                 }
-                Err(e) => {
-                    *game = before;
-                    return Err(save_error(e));
-                }
-            }
-            let state = slot.publish(&game);
-            self.queue_review(&game);
-            if let Ok(played) = u64::try_from(game.row.plies - before.row.plies) {
-                self.metrics.moved(played);
-            }
+                Err(e) => return Err(save_error(e)),
+            };
             let version = game.row.version;
-            // Whatever the AI was thinking about is out of date now. Stopped
-            // under the game's lock: a search started later sees the new game.
-            slot.stop_ai();
             drop(game);
             self.start_ai(&slot, ai_job);
             return Ok(Changed { state, version });
         }
+    }
+
+    /// The one way a change to a held game is kept, whoever makes it (a
+    /// request, the clock, the AI): `game` (locked) holds the change,
+    /// `before` the game as it was read. It is written at `before`'s
+    /// version; once committed the watchers see it, an ended game's review
+    /// is queued, the moves it made are counted, and whatever the AI was
+    /// thinking about is stopped (under the game's lock, so a search
+    /// started later sees the new game). A write that fails puts `before`
+    /// back and says why; a stale one is the caller's to read again.
+    pub(crate) async fn commit(
+        &self,
+        slot: &Slot,
+        game: &mut LiveGame,
+        before: LiveGame,
+    ) -> Result<Arc<str>, SaveError> {
+        if let Err(e) = self
+            .store
+            .update(game.row.clone(), before.row.version)
+            .await
+        {
+            *game = before;
+            return Err(e);
+        }
+        let state = slot.publish(game);
+        self.queue_review(game);
+        if let Ok(played) = u64::try_from(game.row.plies - before.row.plies) {
+            self.metrics.moved(played);
+        }
+        slot.stop_ai();
+        Ok(state)
+    }
+
+    /// Claims the win in game `id` for the holder of `token` because the
+    /// opponent left (see [`LiveGame::abandon`]; presence.rs).
+    pub(crate) async fn abandon(
+        self: &Arc<Self>,
+        client: ClientKey,
+        id: &str,
+        token: &str,
+    ) -> Result<Changed, ApiError> {
+        let presence = self.slot(id).await?.presence.clone();
+        let after_ms = self.config.abandon_after.as_millis() as i64;
+        self.change_by(client, id, |g| {
+            g.abandon(token, |side| presence.away_ms(side, now_ms()), after_ms)
+        })
+        .await
     }
 
     /// Reads the game again from the database into `game` (held locked)
@@ -313,11 +346,7 @@ impl Slot {
     fn set_deadline(&self, deadline: Option<i64>) {
         // (A slot that cannot be upgraded is being dropped: no timer.)
         if let Some(me) = self.me.upgrade().filter(|_| self.timer.set(deadline)) {
-            tokio::spawn(crate::clock::run_timer(
-                self.app.clone(),
-                me,
-                self.timer.clone(),
-            ));
+            tokio::spawn(run_timer(self.app.clone(), me, self.timer.clone()));
         }
     }
 
@@ -441,6 +470,117 @@ pub(crate) async fn housekeeping(app: Arc<App>) {
                 app.rates.tidy();
             }
             _ = stopping.wait_for(|&s| s) => return,
+        }
+    }
+}
+
+// ------------------------------------------------------------ clocks running out
+
+/// While the deadline is further away than this, a game's timer does not
+/// hold the game in memory (it may leave and be picked up again).
+const HOLD_MS: i64 = 10 * 60 * 1000;
+/// How often the database is searched for clocks running out soon.
+const PICK_UP_EVERY: Duration = Duration::from_secs(60);
+
+impl App {
+    /// Ends `game` on time if its running clock has run out: commits the
+    /// result at the version read and publishes it. True if it did. The
+    /// caller holds the game's lock, so this is decided once.
+    pub(crate) async fn flag_if_due(
+        &self,
+        slot: &Slot,
+        game: &mut LiveGame,
+    ) -> Result<bool, ApiError> {
+        let Some(side) = game.flag_due(now_ms()) else {
+            return Ok(false);
+        };
+        let before = game.clone();
+        game.flag(side);
+        match self.commit(slot, game, before).await {
+            Ok(_) => Ok(true),
+            Err(punct_store::SaveError::Stale) => {
+                // Changed meanwhile by another instance sharing the
+                // database (a move in time, or its own flag fall): what it
+                // stored stands; read it.
+                self.reload(slot, game).await?;
+                Ok(false)
+            }
+            Err(e) => Err(save_error(e)),
+        }
+    }
+
+    /// The timer's work at the deadline: the flag falls if it is due (a
+    /// move that landed first moved the deadline: then nothing happens).
+    pub(crate) async fn settle_clock(&self, slot: &Slot) -> Result<(), ApiError> {
+        let mut game = slot.game.lock().await;
+        self.flag_if_due(slot, &mut game).await?;
+        // Whatever happened, the timer waits for the game's own deadline.
+        slot.arm_clock(&game);
+        Ok(())
+    }
+}
+
+/// Watches a game's clock until it stops: at the deadline the game ends
+/// on time if the same side is still to move and out of time. Holds the
+/// game in memory only while the deadline is near.
+async fn run_timer(app: Weak<App>, slot: Arc<Slot>, timer: Arc<Timer>) {
+    let weak = Arc::downgrade(&slot);
+    let mut held = Some(slot);
+    loop {
+        let Some(deadline) = timer.next() else {
+            return;
+        };
+        let wait = deadline - now_ms();
+        if wait > HOLD_MS {
+            held = None;
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_millis((wait - HOLD_MS) as u64)) => {}
+                _ = timer.wake.notified() => {}
+            }
+            continue;
+        }
+        let Some(slot) = held.clone().or_else(|| weak.upgrade()) else {
+            // The game left memory; the pick-up loads it again in time.
+            return;
+        };
+        held = Some(slot.clone());
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_millis(wait.max(0) as u64)) => {
+                let Some(app) = app.upgrade() else { return };
+                if let Err(e) = app.settle_clock(&slot).await {
+                    eprintln!("punct serve: game {}: ending it on time: {}", slot_id(&slot).await, e.message);
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            }
+            _ = timer.wake.notified() => {}
+        }
+    }
+}
+
+async fn slot_id(slot: &Slot) -> String {
+    slot.game.lock().await.row.id.clone()
+}
+
+/// At start and then every minute: games in the database whose running
+/// clock may run out within the next minutes are loaded, which starts
+/// their timers (so a flag falls on time after a restart too, and for
+/// games that left memory while their clock ran).
+pub(crate) async fn keep_clocks(app: Arc<App>) {
+    let mut stopping = app.stopping.subscribe();
+    let mut tick = tokio::time::interval(PICK_UP_EVERY);
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = stopping.wait_for(|&s| s) => return,
+        }
+        let by = now_ms() + HOLD_MS + 2 * PICK_UP_EVERY.as_millis() as i64;
+        match app.store.clocks_due(by).await {
+            Ok(ids) => {
+                for id in ids {
+                    let _ = app.slot(&id).await;
+                }
+            }
+            Err(e) => eprintln!("punct serve: looking for running clocks: {e}"),
         }
     }
 }

@@ -15,14 +15,11 @@
 //! deadline. Games with a running clock in the database are picked up at
 //! start and then every minute ([`keep_clocks`]).
 
-use crate::app::{App, Slot};
 use crate::error::ApiError;
 use crate::games::{now_ms, LiveGame};
 use punct_core::{Outcome, Side};
 use serde_json::{json, Map, Value};
 use std::ops::RangeInclusive;
-use std::sync::{Arc, Weak};
-use std::time::Duration;
 
 /// Seconds of a real-time clock at the start.
 pub const INITIAL_S: RangeInclusive<u64> = 5..=10_800;
@@ -506,57 +503,6 @@ impl LiveGame {
     }
 }
 
-impl App {
-    /// Ends `game` on time if its running clock has run out: commits the
-    /// result at the version read and publishes it. True if it did. The
-    /// caller holds the game's lock, so this is decided once.
-    pub(crate) async fn flag_if_due(
-        &self,
-        slot: &Slot,
-        game: &mut LiveGame,
-    ) -> Result<bool, ApiError> {
-        let Some(side) = game.flag_due(now_ms()) else {
-            return Ok(false);
-        };
-        let before = game.clone();
-        game.flag(side);
-        match self
-            .store
-            .update(game.row.clone(), before.row.version)
-            .await
-        {
-            Ok(()) => {}
-            Err(punct_store::SaveError::Stale) => {
-                // Changed meanwhile by another instance sharing the
-                // database (a move in time, or its own flag fall): what it
-                // stored stands; read it.
-                *game = before;
-                self.reload(slot, game).await?;
-                return Ok(false);
-            }
-            Err(e) => {
-                *game = before;
-                return Err(crate::app::save_error(e));
-            }
-        }
-        slot.publish(game);
-        // The ended game gets its post-game analysis (review.rs).
-        self.queue_review(game);
-        slot.stop_ai();
-        Ok(true)
-    }
-
-    /// The timer's work at the deadline: the flag falls if it is due (a
-    /// move that landed first moved the deadline: then nothing happens).
-    pub(crate) async fn settle_clock(&self, slot: &Slot) -> Result<(), ApiError> {
-        let mut game = slot.game.lock().await;
-        self.flag_if_due(slot, &mut game).await?;
-        // Whatever happened, the timer waits for the game's own deadline.
-        slot.arm_clock(&game);
-        Ok(())
-    }
-}
-
 /// A game summary's `clock`: the time control only, or null.
 pub fn summary_json(row: &punct_store::GameRow) -> Value {
     row.clock
@@ -567,17 +513,11 @@ pub fn summary_json(row: &punct_store::GameRow) -> Value {
 
 // ------------------------------------------------------------ the timer
 
-/// While the deadline is further away than this, a game's timer does not
-/// hold the game in memory (it may leave and be picked up again).
-const HOLD_MS: i64 = 10 * 60 * 1000;
-/// How often the database is searched for clocks running out soon.
-const PICK_UP_EVERY: Duration = Duration::from_secs(60);
-
 /// A game's clock timer: one task per game while its clock runs.
 #[derive(Default)]
 pub(crate) struct Timer {
     state: std::sync::Mutex<TimerState>,
-    wake: tokio::sync::Notify,
+    pub(crate) wake: tokio::sync::Notify,
 }
 
 #[derive(Default)]
@@ -612,77 +552,12 @@ impl Timer {
     }
 
     /// The deadline to wait for; `None` ends the task.
-    fn next(&self) -> Option<i64> {
+    pub(crate) fn next(&self) -> Option<i64> {
         let mut s = self.lock();
         if s.deadline.is_none() {
             s.running = false;
         }
         s.deadline
-    }
-}
-
-/// Watches a game's clock until it stops: at the deadline the game ends
-/// on time if the same side is still to move and out of time. Holds the
-/// game in memory only while the deadline is near.
-pub(crate) async fn run_timer(app: Weak<App>, slot: Arc<Slot>, timer: Arc<Timer>) {
-    let weak = Arc::downgrade(&slot);
-    let mut held = Some(slot);
-    loop {
-        let Some(deadline) = timer.next() else {
-            return;
-        };
-        let wait = deadline - now_ms();
-        if wait > HOLD_MS {
-            held = None;
-            tokio::select! {
-                _ = tokio::time::sleep(Duration::from_millis((wait - HOLD_MS) as u64)) => {}
-                _ = timer.wake.notified() => {}
-            }
-            continue;
-        }
-        let Some(slot) = held.clone().or_else(|| weak.upgrade()) else {
-            // The game left memory; the pick-up loads it again in time.
-            return;
-        };
-        held = Some(slot.clone());
-        tokio::select! {
-            _ = tokio::time::sleep(Duration::from_millis(wait.max(0) as u64)) => {
-                let Some(app) = app.upgrade() else { return };
-                if let Err(e) = app.settle_clock(&slot).await {
-                    eprintln!("punct serve: game {}: ending it on time: {}", slot_id(&slot).await, e.message);
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                }
-            }
-            _ = timer.wake.notified() => {}
-        }
-    }
-}
-
-async fn slot_id(slot: &Slot) -> String {
-    slot.game.lock().await.row.id.clone()
-}
-
-/// At start and then every minute: games in the database whose running
-/// clock may run out within the next minutes are loaded, which starts
-/// their timers (so a flag falls on time after a restart too, and for
-/// games that left memory while their clock ran).
-pub(crate) async fn keep_clocks(app: Arc<App>) {
-    let mut stopping = app.stopping.subscribe();
-    let mut tick = tokio::time::interval(PICK_UP_EVERY);
-    loop {
-        tokio::select! {
-            _ = tick.tick() => {}
-            _ = stopping.wait_for(|&s| s) => return,
-        }
-        let by = now_ms() + HOLD_MS + 2 * PICK_UP_EVERY.as_millis() as i64;
-        match app.store.clocks_due(by).await {
-            Ok(ids) => {
-                for id in ids {
-                    let _ = app.slot(&id).await;
-                }
-            }
-            Err(e) => eprintln!("punct serve: looking for running clocks: {e}"),
-        }
     }
 }
 

@@ -6,7 +6,6 @@
 //! With SQLite (one process) every claim is granted at once and nothing
 //! is stored: the process does all its games' work itself.
 
-use crate::app::App;
 use punct_store::{JobKind, Lease, Storage};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,7 +14,7 @@ use std::time::Duration;
 
 /// The claims this instance holds, and the terms it claims on.
 pub(crate) struct Jobs {
-    lease: Lease,
+    pub(crate) lease: Lease,
     next: AtomicU64,
     held: Mutex<HashSet<String>>,
 }
@@ -33,19 +32,19 @@ impl Jobs {
         }
     }
 
-    fn held(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+    pub(crate) fn held(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
         self.held.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// A token no other claim has had (its instance's name and a count).
-    fn token(&self) -> String {
+    pub(crate) fn token(&self) -> String {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         format!("{}-{n}", self.lease.owner)
     }
 
     /// Jobs waiting unclaimed this long go to whichever instance is free:
     /// the one that put them had its chance.
-    fn unclaimed_for(&self) -> Duration {
+    pub(crate) fn unclaimed_for(&self) -> Duration {
         self.lease.length / 2
     }
 }
@@ -77,33 +76,32 @@ impl Drop for Claim {
     }
 }
 
-impl App {
-    /// Claims game `id`'s job of `kind` (the game as this instance last
-    /// read it is at `version`). `None`: another instance works on it.
-    pub(crate) async fn claim_job(
+impl Jobs {
+    /// Claims game `id`'s job of `kind` in `store` (the game as this
+    /// instance last read it is at `version`). `None`: another instance
+    /// works on it.
+    pub(crate) async fn claim(
         self: &Arc<Self>,
+        store: &Arc<dyn Storage>,
         id: &str,
         kind: JobKind,
         version: i64,
     ) -> Result<Option<Claim>, String> {
-        let Some(queue) = self.store.jobs() else {
+        let Some(queue) = store.jobs() else {
             return Ok(Some(Claim { shared: None }));
         };
-        let token = self.jobs.token();
+        let token = self.token();
         // Held before it is asked for, so a renewal running meanwhile
         // cannot miss it.
-        self.jobs.held().insert(token.clone());
-        match queue
-            .claim(id, kind, version, &token, &self.jobs.lease)
-            .await
-        {
+        self.held().insert(token.clone());
+        match queue.claim(id, kind, version, &token, &self.lease).await {
             Ok(true) => Ok(Some(Claim {
-                shared: Some((self.store.clone(), self.jobs.clone(), token)),
+                shared: Some((store.clone(), self.clone(), token)),
             })),
             // (A claim that failed on the way may have landed: its lease
             // runs out unrenewed.)
             other => {
-                self.jobs.held().remove(&token);
+                self.held().remove(&token);
                 other.map(|_| None)
             }
         }
@@ -112,26 +110,29 @@ impl App {
 
 /// Renews this instance's claims while their work goes on, three times a
 /// lease.
-pub(crate) async fn keep_claims(app: Arc<App>) {
-    let Some(queue) = app.store.jobs() else {
+pub(crate) async fn keep_claims(
+    store: Arc<dyn Storage>,
+    jobs: Arc<Jobs>,
+    mut stopping: tokio::sync::watch::Receiver<bool>,
+) {
+    let Some(queue) = store.jobs() else {
         return;
     };
-    let mut stopping = app.stopping.subscribe();
-    let mut tick = tokio::time::interval(app.jobs.lease.length / 3);
+    let mut tick = tokio::time::interval(jobs.lease.length / 3);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             _ = tick.tick() => {}
             _ = stopping.wait_for(|&s| s) => return,
         }
-        let claims: Vec<String> = app.jobs.held().iter().cloned().collect();
-        match queue.renew(&claims, &app.jobs.lease).await {
+        let claims: Vec<String> = jobs.held().iter().cloned().collect();
+        match queue.renew(&claims, &jobs.lease).await {
             Ok(kept) if kept.len() < claims.len() => {
                 // Another instance may be doing the same work now; the
                 // game's version decides whose result lands.
                 let kept: HashSet<&String> = kept.iter().collect();
                 for lost in claims.iter().filter(|c| !kept.contains(c)) {
-                    if app.jobs.held().contains(lost) {
+                    if jobs.held().contains(lost) {
                         eprintln!(
                             "punct serve: claim {lost} ran out before it was renewed; \
                              another instance may take its job"
@@ -141,80 +142,6 @@ pub(crate) async fn keep_claims(app: Arc<App>) {
             }
             Ok(_) => {}
             Err(e) => eprintln!("punct serve: renewing this instance's job claims: {e}"),
-        }
-    }
-}
-
-/// Takes over the jobs nobody holds, as many as this instance has AI
-/// workers free, a few times a lease.
-pub(crate) async fn take_over(app: Arc<App>) {
-    let Some(queue) = app.store.jobs() else {
-        return;
-    };
-    let mut stopping = app.stopping.subscribe();
-    let every = (app.jobs.lease.length / 5).max(Duration::from_millis(100));
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut said = false;
-    loop {
-        tokio::select! {
-            _ = tick.tick() => {}
-            _ = stopping.wait_for(|&s| s) => return,
-        }
-        let (running, waiting) = app.ai.counts();
-        let free = app
-            .config
-            .ai_workers
-            .max(1)
-            .saturating_sub(running + waiting);
-        if free == 0 {
-            continue;
-        }
-        let token = app.jobs.token();
-        let taken = match queue
-            .take(
-                free as u32,
-                app.jobs.unclaimed_for(),
-                &token,
-                &app.jobs.lease,
-            )
-            .await
-        {
-            Ok(taken) => {
-                said = false;
-                taken
-            }
-            Err(e) => {
-                if !said {
-                    said = true;
-                    eprintln!("punct serve: looking for jobs to take over: {e}");
-                }
-                continue;
-            }
-        };
-        app.metrics.jobs_taken.inc_by(taken.len() as u64);
-        for (id, kind) in taken {
-            // Its work claims the job again, as this instance's, once it
-            // starts (the claim just taken holds it until then).
-            match kind {
-                JobKind::Move => {
-                    let app = app.clone();
-                    tokio::spawn(async move {
-                        match app.slot(&id).await {
-                            // Loading a game starts its AI; one held here
-                            // is started now.
-                            Ok(slot) => app.kick_ai(&slot).await,
-                            Err(e) => eprintln!(
-                                "punct serve: game {id}: taking over the AI's move: {}",
-                                e.message
-                            ),
-                        }
-                    });
-                }
-                JobKind::Review => {
-                    let _ = app.reviews.try_send(id);
-                }
-            }
         }
     }
 }

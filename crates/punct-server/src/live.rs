@@ -67,7 +67,7 @@ impl Drop for Watching {
 pub(crate) async fn live(
     State(app): Shared,
     Path(id): Path<String>,
-    crate::routes::Params(query): crate::routes::Params<LiveQuery>,
+    crate::http::Params(query): crate::http::Params<LiveQuery>,
     Client(client): Client,
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,

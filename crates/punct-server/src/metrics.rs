@@ -1,13 +1,8 @@
-//! What operators watch: `GET /metrics` in Prometheus' text format
-//! (requests, moves, live sockets, games in memory, the AI's queue and how
-//! long jobs wait in it, database latency) and `GET /api/health`, the
-//! readiness check that asks the database.
+//! What operators watch, counted: requests, moves, live sockets, games in
+//! memory, the AI's queue and how long jobs wait in it, database latency
+//! (`Timed`, a `Storage` that times every call of the real one), in
+//! Prometheus' text format. `ops.rs` serves them.
 
-use crate::app::{App, Shared};
-use axum::extract::{Request, State};
-use axum::http::{header, StatusCode};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -15,9 +10,8 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 use punct_store::{BoxFuture, Change, GameRow, ListFilter, SaveError, Storage};
-use serde_json::json;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
@@ -122,72 +116,34 @@ impl Metrics {
         self.moves.inc_by(n);
     }
 
-    fn encode(&self, app: &App) -> Result<String, std::fmt::Error> {
-        self.live_sockets.set(app.sockets.total() as i64);
-        self.games_in_memory.set(app.games_in_memory() as i64);
-        let (running, waiting) = app.ai.counts();
-        self.ai_running.set(running as i64);
-        self.ai_waiting.set(waiting as i64);
+    /// Counts one answer to a request.
+    pub(crate) fn answered(&self, method: &str, status: u16) {
+        self.requests
+            .get_or_create(&RequestLabels {
+                method: method.to_string(),
+                status,
+            })
+            .inc();
+    }
+
+    /// The metrics in Prometheus' text format, with the gauges read now.
+    pub(crate) fn encode(&self, now: Gauges) -> Result<String, std::fmt::Error> {
+        self.live_sockets.set(now.live_sockets as i64);
+        self.games_in_memory.set(now.games_in_memory as i64);
+        self.ai_running.set(now.ai_running as i64);
+        self.ai_waiting.set(now.ai_waiting as i64);
         let mut text = String::new();
         prometheus_client::encoding::text::encode(&mut text, &self.registry)?;
         Ok(text)
     }
 }
 
-/// Middleware: counts every answer by method and status.
-pub(crate) async fn count_requests(State(app): Shared, request: Request, next: Next) -> Response {
-    let method = request.method().as_str().to_string();
-    let response = next.run(request).await;
-    app.metrics
-        .requests
-        .get_or_create(&RequestLabels {
-            method,
-            status: response.status().as_u16(),
-        })
-        .inc();
-    response
-}
-
-/// `GET /metrics`.
-pub(crate) async fn metrics(State(app): Shared) -> Response {
-    match app.metrics.encode(&app) {
-        Ok(text) => (
-            [(
-                header::CONTENT_TYPE,
-                "application/openmetrics-text; version=1.0.0; charset=utf-8",
-            )],
-            text,
-        )
-            .into_response(),
-        Err(_) => crate::error::ApiError::internal("encoding the metrics failed").into_response(),
-    }
-}
-
-/// How long the readiness check waits for the database.
-const HEALTH_TIMEOUT: Duration = Duration::from_secs(2);
-
-/// `GET /api/health`: 200 when the database answers (with how fast), 503
-/// with why when it does not.
-pub(crate) async fn health(State(app): Shared) -> Response {
-    let kind = app.store.kind();
-    let t0 = Instant::now();
-    let answer = tokio::time::timeout(HEALTH_TIMEOUT, app.store.ping()).await;
-    let latency_ms = (t0.elapsed().as_secs_f64() * 1000.0 * 100.0).round() / 100.0;
-    let (status, body) = match answer {
-        Ok(Ok(())) => (
-            StatusCode::OK,
-            json!({"status": "ok", "database": {"kind": kind, "latency_ms": latency_ms}}),
-        ),
-        Ok(Err(e)) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            json!({"status": "unavailable", "database": {"kind": kind, "error": e}}),
-        ),
-        Err(_) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            json!({"status": "unavailable", "database": {"kind": kind, "error": format!("no answer within {} s", HEALTH_TIMEOUT.as_secs())}}),
-        ),
-    };
-    (status, axum::Json(body)).into_response()
+/// What the gauges show, read when the metrics are asked for.
+pub(crate) struct Gauges {
+    pub(crate) live_sockets: usize,
+    pub(crate) games_in_memory: usize,
+    pub(crate) ai_running: usize,
+    pub(crate) ai_waiting: usize,
 }
 
 /// A database whose calls are timed into the metrics.

@@ -9,17 +9,10 @@
 //! On it rests abandonment: in an online real-time game, a player whose
 //! opponent has had no live socket for `--abandon-after` may claim the win.
 
-use crate::app::{App, Changed, Shared};
 use crate::clock::TimeControl;
 use crate::error::ApiError;
 use crate::games::{now_ms, LiveGame, Mode};
-use crate::limits::{Client, ClientKey};
-use crate::routes::{json_text, Body};
-use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::response::Response;
 use punct_core::Side;
-use serde::Deserialize;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::watch;
@@ -300,41 +293,6 @@ impl LiveGame {
             }
         }
     }
-}
-
-impl App {
-    /// Claims the win in game `id` for the holder of `token` because the
-    /// opponent left (see [`LiveGame::abandon`]).
-    pub(crate) async fn abandon(
-        self: &Arc<Self>,
-        client: ClientKey,
-        id: &str,
-        token: &str,
-    ) -> Result<Changed, ApiError> {
-        let presence = self.slot(id).await?.presence.clone();
-        let after_ms = self.config.abandon_after.as_millis() as i64;
-        self.change_by(client, id, |g| {
-            g.abandon(token, |side| presence.away_ms(side, now_ms()), after_ms)
-        })
-        .await
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct AbandonRequest {
-    token: String,
-}
-
-/// `POST /api/games/{id}/abandon`: the new state.
-pub(crate) async fn post_abandon(
-    State(app): Shared,
-    Client(client): Client,
-    Path(id): Path<String>,
-    Body(req): Body<AbandonRequest>,
-) -> Result<Response, ApiError> {
-    let changed = app.abandon(client, &id, &req.token).await?;
-    Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }
 
 #[cfg(test)]

@@ -62,7 +62,11 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
         (g.game.clone(), g.row.moves.clone(), g.row.version)
     };
     // One instance reviews a game; the others leave it.
-    let Some(_claim) = app.claim_job(id, JobKind::Review, version).await? else {
+    let Some(_claim) = app
+        .jobs
+        .claim(&app.store, id, JobKind::Review, version)
+        .await?
+    else {
         return Ok(());
     };
     let movetime = app.config.review_movetime_ms;

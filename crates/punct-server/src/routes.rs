@@ -3,10 +3,10 @@
 use crate::app::{new_token, App, Shared};
 use crate::error::ApiError;
 use crate::games::{now_ms, parse_name, recorded_result, side_from_name, LiveGame, Mode};
+use crate::http::{json_text, parse_variant, Body, Params, BODY_LIMIT};
 use crate::limits::{Client, ClientKey};
 use crate::{analysis, live, web};
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -14,13 +14,9 @@ use axum::Router;
 use punct_core::{Position, Record, Side, Variant};
 use punct_store::GameRow;
 use rand::Rng;
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
-
-/// Largest request body (a long game record fits many times over).
-const BODY_LIMIT: usize = 64 * 1024;
 
 pub(crate) fn router(app: Arc<App>) -> Router {
     Router::new()
@@ -45,10 +41,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/token", post(post_token))
         .route("/api/games/{id}/name", post(post_name))
         .route("/api/games/{id}/rematch", post(post_rematch))
-        .route(
-            "/api/games/{id}/abandon",
-            post(crate::presence::post_abandon),
-        )
+        .route("/api/games/{id}/abandon", post(post_abandon))
         .route("/api/games/{id}/live", get(live::live))
         .route("/api/analyse", post(analysis::analyse))
         .route("/api/games/{id}/analyse", post(analysis::analyse_game))
@@ -57,66 +50,6 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(app)
-}
-
-// ------------------------------------------------------------ helpers
-
-/// JSON request bodies whose rejections are API errors (JSON too).
-pub(crate) struct Body<T>(pub(crate) T);
-
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(v)) => Ok(Body(v)),
-            Err(rejection) => Err(body_error(rejection)),
-        }
-    }
-}
-
-/// Every body rejection is a 400 (the documented contract), except a body
-/// over the limit (413).
-pub(crate) fn body_error(r: JsonRejection) -> ApiError {
-    match r.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
-            format!("the request body is over {BODY_LIMIT} bytes"),
-        )
-        .with("limit", BODY_LIMIT),
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::bad_request(
-            "not_json",
-            "the request body must be JSON (Content-Type: application/json)",
-        ),
-        _ => ApiError::bad_request("bad_json", r.body_text()),
-    }
-}
-
-/// Query strings whose rejections are API errors (JSON too).
-pub(crate) struct Params<T>(pub(crate) T);
-
-impl<T: DeserializeOwned, S: Send + Sync> axum::extract::FromRequestParts<S> for Params<T> {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        state: &S,
-    ) -> Result<Self, ApiError> {
-        match Query::<T>::from_request_parts(parts, state).await {
-            Ok(Query(v)) => Ok(Params(v)),
-            Err(r) => Err(ApiError::bad_request("bad_query", r.body_text())),
-        }
-    }
-}
-
-pub(crate) fn json_text(status: StatusCode, text: impl Into<String>) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json")],
-        text.into(),
-    )
-        .into_response()
 }
 
 // ------------------------------------------------------------ pages
@@ -179,18 +112,6 @@ pub(crate) struct NewGame {
     /// the person's colour; `online`: the creator's seat).
     #[serde(default)]
     side: Option<String>,
-}
-
-pub(crate) fn parse_variant(v: Option<&str>) -> Result<Variant, ApiError> {
-    match v.unwrap_or("standard") {
-        "standard" => Ok(Variant::Standard),
-        "basic" => Ok(Variant::Basic),
-        other => Err(ApiError::bad_request(
-            "bad_variant",
-            format!("{other:?} is not a variant: use standard or basic"),
-        )
-        .with("variant", other)),
-    }
 }
 
 impl App {
@@ -721,6 +642,24 @@ pub(crate) async fn post_takeback(
         .change_by(client, &id, |g| g.takeback(&req.token, &req.action))
         .await?;
     Ok(json_text(StatusCode::OK, state.state.to_string()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AbandonRequest {
+    token: String,
+}
+
+/// `POST /api/games/{id}/abandon`: the holder of `token` claims the win
+/// because the opponent left (presence.rs, [`LiveGame::abandon`]).
+pub(crate) async fn post_abandon(
+    State(app): Shared,
+    Client(client): Client,
+    Path(id): Path<String>,
+    Body(req): Body<AbandonRequest>,
+) -> Result<Response, ApiError> {
+    let changed = app.abandon(client, &id, &req.token).await?;
+    Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }
 
 /// A seat's page: the token rides in the fragment, which browsers never

@@ -53,10 +53,14 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         tokio::spawn(crate::app::follow_changes(app.clone(), changes));
     }
     // The AI's jobs, where instances share them.
-    tokio::spawn(crate::jobs::keep_claims(app.clone()));
-    tokio::spawn(crate::jobs::take_over(app.clone()));
+    tokio::spawn(crate::jobs::keep_claims(
+        app.store.clone(),
+        app.jobs.clone(),
+        app.stopping.subscribe(),
+    ));
+    tokio::spawn(crate::ai::take_over(app.clone()));
     // Running clocks in the database: their flags fall on time.
-    tokio::spawn(crate::clock::keep_clocks(app.clone()));
+    tokio::spawn(crate::app::keep_clocks(app.clone()));
     tokio::spawn(crate::review::review_worker(app.clone(), review_queue));
     let stopping = app.stopping.clone();
     // Outermost first: the host check and headers, then the rate limits.
@@ -64,8 +68,8 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         .merge(
             axum::Router::new()
                 .route("/api/status", axum::routing::get(status))
-                .route("/api/health", axum::routing::get(crate::metrics::health))
-                .route("/metrics", axum::routing::get(crate::metrics::metrics))
+                .route("/api/health", axum::routing::get(crate::ops::health))
+                .route("/metrics", axum::routing::get(crate::ops::metrics))
                 .with_state(app.clone()),
         )
         .layer(axum::middleware::from_fn_with_state(rates, limits::limit))
@@ -73,7 +77,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         // Outermost: refusals of the layers above are counted too.
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
-            crate::metrics::count_requests,
+            crate::ops::count_requests,
         ));
     ready(addr);
     conn::serve(listener, router, options, shutdown_signal(), stopping).await;

@@ -5,7 +5,7 @@
 
 use super::played_state;
 use crate::app::App;
-use crate::routes::json_text;
+use crate::http::json_text;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;

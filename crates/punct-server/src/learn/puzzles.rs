@@ -6,7 +6,7 @@ use super::played_state;
 use crate::app::App;
 use crate::date::{date_text, parse_date, today};
 use crate::error::ApiError;
-use crate::routes::{json_text, Body, Params};
+use crate::http::{json_text, Body, Params};
 use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::response::Response;

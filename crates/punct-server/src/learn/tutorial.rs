@@ -6,7 +6,7 @@
 use super::played_state;
 use crate::app::App;
 use crate::error::ApiError;
-use crate::routes::{json_text, Body};
+use crate::http::{json_text, Body};
 use crate::state::position_state;
 use axum::extract::Path;
 use axum::http::StatusCode;

@@ -1,0 +1,69 @@
+//! The operators' endpoints: `GET /metrics` (metrics.rs, with the gauges
+//! read from the app), `GET /api/health`, the readiness check that asks
+//! the database, and the middleware counting every answer.
+
+use crate::app::Shared;
+use crate::metrics::Gauges;
+use axum::extract::{Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+/// Middleware: counts every answer by method and status.
+pub(crate) async fn count_requests(State(app): Shared, request: Request, next: Next) -> Response {
+    let method = request.method().as_str().to_string();
+    let response = next.run(request).await;
+    app.metrics.answered(&method, response.status().as_u16());
+    response
+}
+
+/// `GET /metrics`.
+pub(crate) async fn metrics(State(app): Shared) -> Response {
+    let (ai_running, ai_waiting) = app.ai.counts();
+    let now = Gauges {
+        live_sockets: app.sockets.total(),
+        games_in_memory: app.games_in_memory(),
+        ai_running,
+        ai_waiting,
+    };
+    match app.metrics.encode(now) {
+        Ok(text) => (
+            [(
+                header::CONTENT_TYPE,
+                "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            )],
+            text,
+        )
+            .into_response(),
+        Err(_) => crate::error::ApiError::internal("encoding the metrics failed").into_response(),
+    }
+}
+
+/// How long the readiness check waits for the database.
+const HEALTH_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// `GET /api/health`: 200 when the database answers (with how fast), 503
+/// with why when it does not.
+pub(crate) async fn health(State(app): Shared) -> Response {
+    let kind = app.store.kind();
+    let t0 = Instant::now();
+    let answer = tokio::time::timeout(HEALTH_TIMEOUT, app.store.ping()).await;
+    let latency_ms = (t0.elapsed().as_secs_f64() * 1000.0 * 100.0).round() / 100.0;
+    let (status, body) = match answer {
+        Ok(Ok(())) => (
+            StatusCode::OK,
+            json!({"status": "ok", "database": {"kind": kind, "latency_ms": latency_ms}}),
+        ),
+        Ok(Err(e)) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            json!({"status": "unavailable", "database": {"kind": kind, "error": e}}),
+        ),
+        Err(_) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            json!({"status": "unavailable", "database": {"kind": kind, "error": format!("no answer within {} s", HEALTH_TIMEOUT.as_secs())}}),
+        ),
+    };
+    (status, axum::Json(body)).into_response()
+}
