@@ -8,12 +8,12 @@
 
 mod verdict;
 
-use crate::ai::{Job, Permit};
 use crate::app::{App, Shared};
 use crate::error::ApiError;
 use crate::games::Mode;
 use crate::http::{parse_variant, Body};
 use crate::limits::{Client, ClientKey};
+use crate::scheduler::{Job, Permit};
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use punct_core::Position;

@@ -5,7 +5,7 @@
 use crate::clock::Timer;
 use crate::error::ApiError;
 use crate::games::{now_ms, LiveGame};
-use crate::limits::{ClientKey, RateLimits, SocketCounts};
+use crate::limits::{RateLimits, SocketCounts};
 use crate::security::Hosts;
 use crate::Config;
 use axum::extract::State;
@@ -95,7 +95,7 @@ pub(crate) struct App {
     pub(crate) store: Arc<dyn punct_store::Storage>,
     pub(crate) games: std::sync::Mutex<HashMap<String, Arc<Slot>>>,
     /// The AI's workers, shared fairly between clients.
-    pub(crate) ai: Arc<crate::ai::Scheduler>,
+    pub(crate) ai: Arc<crate::scheduler::Scheduler>,
     pub(crate) rng: std::sync::Mutex<StdRng>,
     /// Turns true when the server stops: live sessions close so the
     /// graceful shutdown does not wait on them forever.
@@ -124,40 +124,6 @@ pub(crate) fn new_token(app: &App, len: usize) -> String {
 }
 
 impl App {
-    /// The game `id`, loaded from the database on first use.
-    pub(crate) async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<Slot>, ApiError> {
-        if let Some(s) = self.games.lock().expect("games lock").get(id) {
-            s.touch();
-            return Ok(s.clone());
-        }
-        let valid =
-            !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric());
-        let not_found = || {
-            ApiError::not_found("unknown_game", format!("there is no game {id:?}")).with("id", id)
-        };
-        if !valid {
-            return Err(not_found());
-        }
-        let row = self
-            .store
-            .load(id)
-            .await
-            .map_err(ApiError::internal)?
-            .ok_or_else(not_found)?;
-        let game = LiveGame::from_row(row).map_err(ApiError::internal)?;
-        self.queue_review(&game);
-        let slot = {
-            let mut games = self.games.lock().expect("games lock");
-            games
-                .entry(id.to_string())
-                .or_insert_with(|| Slot::new(game, self))
-                .clone()
-        };
-        slot.arm_clock(&*slot.game.lock().await);
-        self.kick_ai(&slot).await;
-        Ok(slot)
-    }
-
     /// Adds a new game (already stored) to the games in memory.
     pub(crate) fn insert(self: &Arc<Self>, game: LiveGame) -> Arc<Slot> {
         let id = game.row.id.clone();
@@ -169,70 +135,6 @@ impl App {
             .expect("games lock")
             .insert(id, slot.clone());
         slot
-    }
-
-    /// Applies `change` to game `id`, commits it, tells the watchers and
-    /// returns the new state. A failed change or commit leaves the game
-    /// as it was.
-    pub(crate) async fn change(
-        self: &Arc<Self>,
-        id: &str,
-        change: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
-    ) -> Result<Changed, ApiError> {
-        self.change_by(ClientKey::server(), id, change).await
-    }
-
-    /// [`App::change`] for `client`: if the change makes it the AI's turn,
-    /// the AI's move is `client`'s job, and a full AI queue refuses the
-    /// change (429 `ai_busy`) before anything is committed.
-    pub(crate) async fn change_by(
-        self: &Arc<Self>,
-        client: ClientKey,
-        id: &str,
-        mut change: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
-    ) -> Result<Changed, ApiError> {
-        let slot = self.slot(id).await?;
-        let mut game = slot.game.lock().await;
-        // Another instance sharing the database may have changed the game
-        // since this one read it: the write then finds another version,
-        // the game is read again and the change tried on it (a move for a
-        // ply that is taken now is refused by the change itself).
-        let mut stale = 0;
-        loop {
-            // A flag that fell before this request ends the game first.
-            self.flag_if_due(&slot, &mut game).await?;
-            let before = game.clone();
-            if let Err(e) = change(&mut game) {
-                *game = before;
-                // In a game lost on time, "the game is over" says why.
-                return Err(crate::clock::after_flag(&game, e));
-            }
-            let ai_job = match self.reserve_ai(client, &mut game) {
-                Ok(job) => job,
-                Err(e) => {
-                    *game = before;
-                    return Err(e);
-                }
-            };
-            let state = match self.commit(&slot, &mut game, before).await {
-                Ok(state) => state,
-                Err(SaveError::Stale) if stale < STALE_RETRIES => {
-                    stale += 1;
-                    drop(ai_job);
-                    if !self.reload(&slot, &mut game).await? {
-                        // Not changed after all (the database said no for
-                        // another reason): no use trying again.
-                        return Err(save_error(SaveError::Stale));
-                    }
-                    continue;
-                }
-                Err(e) => return Err(save_error(e)),
-            };
-            let version = game.row.version;
-            drop(game);
-            self.start_ai(&slot, ai_job);
-            return Ok(Changed { state, version });
-        }
     }
 
     /// The one way a change to a held game is kept, whoever makes it (a
@@ -266,22 +168,6 @@ impl App {
         Ok(state)
     }
 
-    /// Claims the win in game `id` for the holder of `token` because the
-    /// opponent left (see [`LiveGame::abandon`]; presence.rs).
-    pub(crate) async fn abandon(
-        self: &Arc<Self>,
-        client: ClientKey,
-        id: &str,
-        token: &str,
-    ) -> Result<Changed, ApiError> {
-        let presence = self.slot(id).await?.presence.clone();
-        let after_ms = self.config.abandon_after.as_millis() as i64;
-        self.change_by(client, id, |g| {
-            g.abandon(token, |side| presence.away_ms(side, now_ms()), after_ms)
-        })
-        .await
-    }
-
     /// Reads the game again from the database into `game` (held locked)
     /// if the stored one is newer, and shows it to the watchers. Returns
     /// whether it changed. A game another instance changed lands here.
@@ -308,10 +194,6 @@ impl App {
         Ok(true)
     }
 }
-
-/// How often one change is tried again on a game changed meanwhile by
-/// another instance before the client is told to retry.
-const STALE_RETRIES: u32 = 3;
 
 impl Slot {
     pub(crate) fn new(game: LiveGame, app: &Arc<App>) -> Arc<Slot> {
@@ -350,7 +232,7 @@ impl Slot {
         }
     }
 
-    fn touch(&self) {
+    pub(crate) fn touch(&self) {
         self.touched.store(now_ms(), Ordering::Relaxed);
     }
 
@@ -377,6 +259,13 @@ pub(crate) fn save_error(e: SaveError) -> ApiError {
 }
 
 impl App {
+    /// Queues game `game`'s review if it has ended and has none yet.
+    pub(crate) fn queue_review(&self, game: &LiveGame) {
+        if game.is_over() && game.row.review.is_none() && !game.game.is_empty() {
+            let _ = self.reviews.try_send(game.row.id.clone());
+        }
+    }
+
     /// Games held in memory now.
     pub(crate) fn games_in_memory(&self) -> usize {
         self.games.lock().expect("games lock").len()
@@ -478,9 +367,9 @@ pub(crate) async fn housekeeping(app: Arc<App>) {
 
 /// While the deadline is further away than this, a game's timer does not
 /// hold the game in memory (it may leave and be picked up again).
-const HOLD_MS: i64 = 10 * 60 * 1000;
+pub(crate) const HOLD_MS: i64 = 10 * 60 * 1000;
 /// How often the database is searched for clocks running out soon.
-const PICK_UP_EVERY: Duration = Duration::from_secs(60);
+pub(crate) const PICK_UP_EVERY: Duration = Duration::from_secs(60);
 
 impl App {
     /// Ends `game` on time if its running clock has run out: commits the
@@ -559,28 +448,4 @@ async fn run_timer(app: Weak<App>, slot: Arc<Slot>, timer: Arc<Timer>) {
 
 async fn slot_id(slot: &Slot) -> String {
     slot.game.lock().await.row.id.clone()
-}
-
-/// At start and then every minute: games in the database whose running
-/// clock may run out within the next minutes are loaded, which starts
-/// their timers (so a flag falls on time after a restart too, and for
-/// games that left memory while their clock ran).
-pub(crate) async fn keep_clocks(app: Arc<App>) {
-    let mut stopping = app.stopping.subscribe();
-    let mut tick = tokio::time::interval(PICK_UP_EVERY);
-    loop {
-        tokio::select! {
-            _ = tick.tick() => {}
-            _ = stopping.wait_for(|&s| s) => return,
-        }
-        let by = now_ms() + HOLD_MS + 2 * PICK_UP_EVERY.as_millis() as i64;
-        match app.store.clocks_due(by).await {
-            Ok(ids) => {
-                for id in ids {
-                    let _ = app.slot(&id).await;
-                }
-            }
-            Err(e) => eprintln!("punct serve: looking for running clocks: {e}"),
-        }
-    }
 }

@@ -8,17 +8,17 @@
 //! move runs while the game goes on and both seats have a player; a move
 //! charges the time used (and adds the increment, or resets a
 //! correspondence clock), a takeback restarts the clock of the side then
-//! to move, any end stops it. A flag that falls without a move is found by
-//! the game's [`Timer`]: a task that wakes at the deadline and ends the
-//! game through the app (lock, check, commit at the version read,
+//! to move, any end stops it (`games/clock.rs` keeps a game's clock fields
+//! in step). A flag that falls without a move is found by the game's
+//! [`Timer`]: a task (app.rs) that wakes at the deadline and ends the game
+//! through the change path (lock, check, commit at the version read,
 //! publish), so it is decided once; a move that lands first moves the
 //! deadline. Games with a running clock in the database are picked up at
-//! start and then every minute ([`keep_clocks`]).
+//! start and then every minute (change.rs).
 
 use crate::error::ApiError;
-use crate::games::{now_ms, LiveGame};
-use punct_core::{Outcome, Side};
-use serde_json::{json, Map, Value};
+use punct_core::Side;
+use serde_json::{json, Value};
 use std::ops::RangeInclusive;
 
 /// Seconds of a real-time clock at the start.
@@ -297,210 +297,6 @@ pub fn result_text(reason: &str) -> Option<String> {
         return Some(format!("{} left the game", capital(side)));
     }
     None
-}
-
-/// The answer to a request that came after `side`'s flag fell (409
-/// `time_out`).
-fn time_out(side: Side) -> ApiError {
-    let capital = result_text(&format!("time:{side}")).unwrap_or_default();
-    ApiError::conflict(
-        "time_out",
-        format!("{capital}: the flag fell before this request, and the game is over"),
-    )
-    .with("side", side.name())
-}
-
-/// Turns a request's `game_over` into `time_out` when the game ended on
-/// time (also when the flag fell just before this request, which the
-/// request then found and committed first).
-pub(crate) fn after_flag(game: &LiveGame, e: ApiError) -> ApiError {
-    match game
-        .row
-        .reason
-        .as_deref()
-        .and_then(|r| r.strip_prefix("time:"))
-    {
-        Some(side) if e.code == "game_over" => {
-            time_out(crate::games::side_from_name(side).unwrap_or(Side::White))
-        }
-        _ => e,
-    }
-}
-
-// ------------------------------------------------------------ a game's clocks
-
-impl LiveGame {
-    /// The game's time control (`None`: untimed).
-    pub fn time_control(&self) -> Option<TimeControl> {
-        self.row.clock.as_deref().and_then(TimeControl::from_stored)
-    }
-
-    /// The time control and the stored clocks (a clock never set counts
-    /// as full).
-    pub fn clocks(&self) -> Option<(TimeControl, Clocks)> {
-        let tc = self.time_control()?;
-        let full = tc.initial_ms();
-        Some((
-            tc,
-            Clocks {
-                white_ms: self.row.white_ms.unwrap_or(full),
-                black_ms: self.row.black_ms.unwrap_or(full),
-                since: self.row.clock_since,
-            },
-        ))
-    }
-
-    fn set_clocks(&mut self, c: Clocks) {
-        self.row.white_ms = Some(c.white_ms);
-        self.row.black_ms = Some(c.black_ms);
-        self.row.clock_since = c.since;
-    }
-
-    /// Sets a new game's time control (`None`: untimed) with both clocks
-    /// full; the clock starts at once when both seats have a player
-    /// (against the AI, at one screen; online once the invite is claimed).
-    pub fn set_time_control(&mut self, tc: Option<TimeControl>) {
-        match tc {
-            None => {
-                self.row.clock = None;
-                self.row.white_ms = None;
-                self.row.black_ms = None;
-                self.row.clock_since = None;
-            }
-            Some(tc) => {
-                self.row.clock = Some(tc.to_json().to_string());
-                self.set_clocks(Clocks::new(tc));
-                self.sync_clock();
-            }
-        }
-    }
-
-    /// Whether the clock of the side to move should run: the game goes on
-    /// and both seats have a player.
-    fn clock_should_run(&self) -> bool {
-        !self.is_over() && self.invite_open().is_none()
-    }
-
-    /// After any change: starts the clock when it should run and does not
-    /// (a claimed invite, a game taken back into play), stops it when it
-    /// should not (any end), charging the running side.
-    pub(crate) fn sync_clock(&mut self) {
-        let Some((_, c)) = self.clocks() else {
-            return;
-        };
-        let to_move = self.position().side_to_move();
-        let now = now_ms();
-        let next = if self.clock_should_run() {
-            c.started(now)
-        } else {
-            c.stopped(to_move, now)
-        };
-        if next != c || self.row.white_ms.is_none() || self.row.black_ms.is_none() {
-            self.set_clocks(next);
-        }
-    }
-
-    /// Charges a move of `mover` (the side to move, whose move has just
-    /// been played) and starts the opponent's clock; 409 `time_out`
-    /// (nothing changed) when its time had run out.
-    pub(crate) fn clock_move(&mut self, mover: Side) -> Result<(), ApiError> {
-        let Some((tc, c)) = self.clocks() else {
-            return Ok(());
-        };
-        let next = c
-            .after_move(tc, mover, now_ms())
-            .ok_or_else(|| time_out(mover))?;
-        self.set_clocks(next);
-        Ok(())
-    }
-
-    /// Before a takeback: the running side is charged and its clock
-    /// stopped; the change then restarts the clock of the side to move
-    /// (times are not given back).
-    pub(crate) fn pause_clock(&mut self) {
-        if let Some((_, c)) = self.clocks() {
-            let to_move = self.position().side_to_move();
-            self.set_clocks(c.stopped(to_move, now_ms()));
-        }
-    }
-
-    /// The side whose flag has fallen at `now`, if any.
-    pub fn flag_due(&self, now: i64) -> Option<Side> {
-        if self.is_over() {
-            return None;
-        }
-        let (_, c) = self.clocks()?;
-        let to_move = self.position().side_to_move();
-        c.flag_due(to_move, now).then_some(to_move)
-    }
-
-    /// Ends the game on time: `side` ran out, the opponent wins.
-    pub(crate) fn flag(&mut self, side: Side) {
-        if let Some((_, c)) = self.clocks() {
-            self.set_clocks(c.flagged(side));
-        }
-        self.end_by(side.opponent(), format!("time:{side}"));
-    }
-
-    /// Ends the game with a stated result: `winner` wins for `reason`.
-    pub(crate) fn end_by(&mut self, winner: Side, reason: String) {
-        let outcome = match winner {
-            Side::White => Outcome::WhiteWins,
-            Side::Black => Outcome::BlackWins,
-        };
-        self.row.result = Some(outcome.token().to_string());
-        self.row.reason = Some(reason);
-        self.row.draw_offer = None;
-        self.row.takeback = None;
-        self.notice = None;
-        self.changed();
-    }
-
-    /// The AI's thinking time for its move now (see [`ai_movetime`]).
-    pub fn ai_movetime(&self, configured: u64) -> u64 {
-        let left = self.time_left(now_ms()).unwrap_or(0);
-        ai_movetime(self.time_control(), left, configured)
-    }
-
-    /// When the running clock runs out (ms since 1970), if one runs.
-    pub fn clock_deadline(&self) -> Option<i64> {
-        if self.is_over() {
-            return None;
-        }
-        let (_, c) = self.clocks()?;
-        c.deadline(self.position().side_to_move())
-    }
-
-    /// Time left to the side to move at `now` (its whole stored time when
-    /// no clock runs); `None` in untimed games.
-    pub fn time_left(&self, now: i64) -> Option<i64> {
-        let (_, c) = self.clocks()?;
-        let to_move = self.position().side_to_move();
-        Some(c.left(to_move, to_move, now))
-    }
-
-    /// The state's `clock`: null for untimed games, else the time control
-    /// with `white_ms`, `black_ms` (stored: time left when the current or
-    /// last turn began), `running` (the side whose clock runs, or null)
-    /// and `since` (when it started, ms since 1970, or null).
-    pub fn clock_json(&self) -> Value {
-        let Some((tc, c)) = self.clocks() else {
-            return Value::Null;
-        };
-        let mut v = match tc.to_json() {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        };
-        v.insert("white_ms".into(), json!(c.white_ms));
-        v.insert("black_ms".into(), json!(c.black_ms));
-        let running = c
-            .since
-            .filter(|_| !self.is_over())
-            .map(|_| self.position().side_to_move().name());
-        v.insert("running".into(), json!(running));
-        v.insert("since".into(), json!(c.since));
-        Value::Object(v)
-    }
 }
 
 /// A game summary's `clock`: the time control only, or null.

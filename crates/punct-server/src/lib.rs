@@ -9,6 +9,7 @@
 mod ai;
 mod analysis;
 mod app;
+mod change;
 mod clock;
 mod conn;
 pub mod date;
@@ -25,6 +26,7 @@ mod presence;
 mod rematch;
 mod review;
 mod routes;
+mod scheduler;
 mod security;
 mod serve;
 mod state;

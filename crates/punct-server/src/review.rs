@@ -5,7 +5,6 @@
 
 use crate::analysis::search_on_worker;
 use crate::app::App;
-use crate::games::LiveGame;
 use crate::limits::ClientKey;
 use punct_core::{Position, Side, Status};
 use punct_engine::Score;
@@ -25,15 +24,6 @@ const MAX: i64 = 1000;
 /// mistake, and a blunder from `BLUNDER`.
 const MISTAKE: i64 = 150;
 const BLUNDER: i64 = 400;
-
-impl App {
-    /// Queues game `game`'s review if it has ended and has none yet.
-    pub(crate) fn queue_review(&self, game: &LiveGame) {
-        if game.is_over() && game.row.review.is_none() && !game.game.is_empty() {
-            let _ = self.reviews.try_send(game.row.id.clone());
-        }
-    }
-}
 
 /// Reviews the queued games one at a time until the server stops.
 pub(crate) async fn review_worker(app: Arc<App>, mut queue: mpsc::Receiver<String>) {

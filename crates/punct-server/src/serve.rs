@@ -33,7 +33,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     let mut rng = StdRng::from_os_rng();
     let jobs = crate::jobs::Jobs::new(instance_name(&mut rng), config.job_lease);
     let app = Arc::new(App {
-        ai: crate::ai::Scheduler::new(&config, metrics.ai_wait.clone()),
+        ai: crate::scheduler::Scheduler::new(&config, metrics.ai_wait.clone()),
         config,
         store,
         games: std::sync::Mutex::new(HashMap::new()),
@@ -46,7 +46,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         metrics,
         jobs: Arc::new(jobs),
     });
-    crate::ai::resume_ai_games(&app).await;
+    crate::change::resume_ai_games(&app).await;
     tokio::spawn(crate::app::housekeeping(app.clone()));
     // Other instances' changes, where the database is shared.
     if let Some(changes) = app.store.changes() {
@@ -58,9 +58,9 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         app.jobs.clone(),
         app.stopping.subscribe(),
     ));
-    tokio::spawn(crate::ai::take_over(app.clone()));
+    tokio::spawn(crate::change::take_over(app.clone()));
     // Running clocks in the database: their flags fall on time.
-    tokio::spawn(crate::app::keep_clocks(app.clone()));
+    tokio::spawn(crate::change::keep_clocks(app.clone()));
     tokio::spawn(crate::review::review_worker(app.clone(), review_queue));
     let stopping = app.stopping.clone();
     // Outermost first: the host check and headers, then the rate limits.

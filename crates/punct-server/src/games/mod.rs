@@ -2,6 +2,10 @@
 //! and the record (its JSON view is `state.rs`). No I/O here: the caller
 //! stores a changed game and tells the watchers.
 
+mod clock;
+
+pub(crate) use clock::after_flag;
+
 use crate::error::ApiError;
 use punct_core::{Game, Move, Outcome, Position, Record, Side, Status};
 use punct_store::GameRow;
