@@ -1,24 +1,20 @@
 //! Analysis on request: the engine's three best moves with their scores
 //! (multi-PV) and the connection solver's verdicts — does the side to move
-//! force a win, does the opponent threaten one — for a position (`POST
-//! /api/analyse`) or for a game at a ply (`POST /api/games/{id}/analyse`).
+//! force a win, does the opponent threaten one — for a position or for a
+//! game at a ply (the handlers are `api/analysis.rs`).
 //! The game-bound one keeps fair play: it is refused while a game between
 //! people is being played, and a hint on the live position of a game
 //! against the AI marks that game assisted.
 
 mod verdict;
 
-use crate::app::{App, Shared};
+use crate::app::App;
 use crate::error::ApiError;
 use crate::games::Mode;
-use crate::http::{parse_variant, Body};
-use crate::limits::{Client, ClientKey};
+use crate::limits::ClientKey;
 use crate::scheduler::{Job, Permit};
-use axum::extract::{Path, State};
-use axum::response::{IntoResponse, Response};
 use punct_core::Position;
 use punct_engine::{Ai, Engine, Info, Level, Limits, Score, SearchResult};
-use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -38,22 +34,6 @@ const OWN_SHARE: u32 = 45;
 const THREAT_SHARE: u32 = 15;
 const SEARCH_SHARE: u32 = 40;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct AnalyseRequest {
-    /// A position string; default the start position of `variant`.
-    #[serde(default)]
-    position: Option<String>,
-    #[serde(default)]
-    variant: Option<String>,
-    /// Moves played from there first.
-    #[serde(default)]
-    moves: Vec<String>,
-    /// Thinking time in milliseconds (default 500).
-    #[serde(default)]
-    movetime: Option<u64>,
-}
-
 pub fn score_json(s: Score) -> Value {
     match s {
         Score::Eval(cp) => json!({"cp": cp}),
@@ -72,67 +52,16 @@ impl Drop for StopOnDrop {
     }
 }
 
-fn check_movetime(app: &App, movetime: Option<u64>) -> Result<u64, ApiError> {
-    let movetime = movetime.unwrap_or(500);
-    if movetime == 0 || movetime > app.config.analyse_max_ms {
-        return Err(ApiError::bad_request(
-            "bad_movetime",
-            format!("movetime must be 1 to {} ms", app.config.analyse_max_ms),
-        )
-        .with("max", app.config.analyse_max_ms));
-    }
-    Ok(movetime)
-}
-
-pub(crate) async fn analyse(
-    State(app): Shared,
-    Client(client): Client,
-    Body(req): Body<AnalyseRequest>,
-) -> Result<Response, ApiError> {
-    let mut pos = match &req.position {
-        Some(p) => Position::from_position_string(p)
-            .map_err(|e| ApiError::bad_request("bad_position", format!("the position: {e}")))?,
-        None => Position::new(parse_variant(req.variant.as_deref())?),
-    };
-    for (i, text) in req.moves.iter().enumerate() {
-        let mv = text.parse().map_err(|e: punct_core::ParseMoveError| {
-            ApiError::bad_request("bad_move", format!("moves[{i}]: {e}"))
-                .with("move", text.as_str())
-                .with("index", i)
-        })?;
-        pos.play(mv).map_err(|e| {
-            ApiError::unprocessable(
-                "illegal_move",
-                format!("moves[{i}]: {text} is illegal: {e}"),
-            )
-            .with("move", mv.to_string())
-            .with("index", i)
-            .because(&e)
-        })?;
-    }
-    let movetime = check_movetime(&app, req.movetime)?;
-    Ok(axum::Json(search(&app, client, pos, movetime).await?).into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct GameAnalyseRequest {
-    /// The position after this many plies; default the current one.
-    #[serde(default)]
+/// The position of game `id` after `ply` plies (default: now) for
+/// analysis, within the fair-play rules: refused while a game between
+/// people is being played; a hint on the live position of a game against
+/// the AI marks that game assisted.
+pub(crate) async fn game_position(
+    app: &Arc<App>,
+    id: &str,
     ply: Option<usize>,
-    #[serde(default)]
-    movetime: Option<u64>,
-}
-
-/// Analyses game `id` at a ply, within the fair-play rules.
-pub(crate) async fn analyse_game(
-    State(app): Shared,
-    Client(client): Client,
-    Path(id): Path<String>,
-    Body(req): Body<GameAnalyseRequest>,
-) -> Result<Response, ApiError> {
-    let movetime = check_movetime(&app, req.movetime)?;
-    let slot = app.slot(&id).await?;
+) -> Result<Position, ApiError> {
+    let slot = app.slot(id).await?;
     let (pos, hint) = {
         let game = slot.game.lock().await;
         let ongoing = !game.is_over();
@@ -144,7 +73,7 @@ pub(crate) async fn analyse_game(
             ));
         }
         let len = game.game.len();
-        let ply = req.ply.unwrap_or(len);
+        let ply = ply.unwrap_or(len);
         if ply > len {
             return Err(ApiError::bad_request(
                 "bad_ply",
@@ -162,7 +91,7 @@ pub(crate) async fn analyse_game(
     };
     if hint {
         // The engine helps the person playing the AI: the record says so.
-        app.change(&id, |g| {
+        app.change(id, |g| {
             if !g.row.assisted {
                 g.row.assisted = true;
                 g.changed();
@@ -171,7 +100,7 @@ pub(crate) async fn analyse_game(
         })
         .await?;
     }
-    Ok(axum::Json(search(&app, client, pos, movetime).await?).into_response())
+    Ok(pos)
 }
 
 /// The strongest level's search of `pos` for `movetime` ms on a blocking
@@ -325,7 +254,7 @@ async fn analyse_on_worker(
 }
 
 /// Analyses `pos` for `movetime` ms on an AI worker, fairly queued.
-async fn search(
+pub(crate) async fn search(
     app: &Arc<App>,
     client: ClientKey,
     pos: Position,

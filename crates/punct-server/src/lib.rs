@@ -8,24 +8,21 @@
 
 mod ai;
 mod analysis;
+mod api;
 mod app;
 mod change;
 mod clock;
 mod conn;
+mod create;
 pub mod date;
 mod error;
 mod games;
-mod http;
 mod jobs;
-mod learn;
 mod limits;
-mod live;
 mod metrics;
-mod ops;
 mod presence;
 mod rematch;
 mod review;
-mod routes;
 mod scheduler;
 mod security;
 mod serve;

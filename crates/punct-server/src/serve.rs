@@ -3,7 +3,7 @@
 use crate::app::App;
 use crate::limits::{RateLimits, SocketCounts};
 use crate::security::Hosts;
-use crate::{conn, limits, routes, security, Config};
+use crate::{conn, limits, security, Config};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -64,12 +64,12 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     tokio::spawn(crate::review::review_worker(app.clone(), review_queue));
     let stopping = app.stopping.clone();
     // Outermost first: the host check and headers, then the rate limits.
-    let router = routes::router(app.clone())
+    let router = crate::api::router(app.clone())
         .merge(
             axum::Router::new()
                 .route("/api/status", axum::routing::get(status))
-                .route("/api/health", axum::routing::get(crate::ops::health))
-                .route("/metrics", axum::routing::get(crate::ops::metrics))
+                .route("/api/health", axum::routing::get(crate::api::ops::health))
+                .route("/metrics", axum::routing::get(crate::api::ops::metrics))
                 .with_state(app.clone()),
         )
         .layer(axum::middleware::from_fn_with_state(rates, limits::limit))
@@ -77,7 +77,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         // Outermost: refusals of the layers above are counted too.
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
-            crate::ops::count_requests,
+            crate::api::ops::count_requests,
         ));
     ready(addr);
     conn::serve(listener, router, options, shutdown_signal(), stopping).await;

@@ -4,9 +4,9 @@
 //! `tutorial.…`).
 
 use super::played_state;
+use crate::api::http::{json_text, Body};
 use crate::app::App;
 use crate::error::ApiError;
-use crate::http::{json_text, Body};
 use crate::state::position_state;
 use axum::extract::Path;
 use axum::http::StatusCode;

@@ -3,10 +3,10 @@
 //! `punct_learn::puzzles` (with the opponent's answers).
 
 use super::played_state;
+use crate::api::http::{json_text, Body, Params};
 use crate::app::App;
 use crate::date::{date_text, parse_date, today};
 use crate::error::ApiError;
-use crate::http::{json_text, Body, Params};
 use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::response::Response;

@@ -1,100 +1,23 @@
 //! The HTTP routes: pages, games, records, the board.
 
-use crate::app::{new_token, App, Shared};
+use super::http::{json_text, parse_variant, Body, Params};
+use crate::app::{new_token, Shared};
+use crate::create::NewGame;
 use crate::error::ApiError;
-use crate::games::{now_ms, parse_name, recorded_result, side_from_name, LiveGame, Mode};
-use crate::http::{json_text, parse_variant, Body, Params, BODY_LIMIT};
-use crate::limits::{Client, ClientKey};
-use crate::{analysis, live, web};
-use axum::extract::{DefaultBodyLimit, Path, Request, State};
+use crate::games::{now_ms, parse_name, side_from_name, LiveGame, Mode};
+use crate::limits::Client;
+use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::Router;
-use punct_core::{Position, Record, Side, Variant};
-use punct_store::GameRow;
-use rand::Rng;
+use punct_core::{Record, Side};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::sync::Arc;
-
-pub(crate) fn router(app: Arc<App>) -> Router {
-    Router::new()
-        .route("/", get(page))
-        .route("/game/{id}", get(page))
-        .route("/rules", get(page))
-        .route("/learn", get(page))
-        .route("/learn/{lesson}", get(page))
-        .route("/puzzles", get(page))
-        .route("/puzzles/{id}", get(page))
-        .merge(crate::learn::routes())
-        .route("/static/{*file}", get(static_file))
-        .route("/api/games", get(list_games).post(create_game))
-        .route("/api/games/import", post(import_game))
-        .route("/api/games/{id}", get(get_game))
-        .route("/api/games/{id}/moves", post(post_move))
-        .route("/api/games/{id}/resign", post(post_resign))
-        .route("/api/games/{id}/draw", post(post_draw))
-        .route("/api/games/{id}/takeback", post(post_takeback))
-        .route("/api/games/{id}/record", get(get_record))
-        .route("/api/games/{id}/claim", post(post_claim))
-        .route("/api/games/{id}/token", post(post_token))
-        .route("/api/games/{id}/name", post(post_name))
-        .route("/api/games/{id}/rematch", post(post_rematch))
-        .route("/api/games/{id}/abandon", post(post_abandon))
-        .route("/api/games/{id}/live", get(live::live))
-        .route("/api/analyse", post(analysis::analyse))
-        .route("/api/games/{id}/analyse", post(analysis::analyse_game))
-        .route("/api/board", get(board))
-        .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .with_state(app)
-}
-
-// ------------------------------------------------------------ pages
-
-pub(crate) async fn page() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        web::index(),
-    )
-        .into_response()
-}
-
-pub(crate) async fn static_file(Path(file): Path<String>) -> Response {
-    match web::file(&file) {
-        Some((content_type, bytes)) => {
-            ([(header::CONTENT_TYPE, content_type)], bytes).into_response()
-        }
-        None => ApiError::not_found("not_found", format!("no file `{file}`")).into_response(),
-    }
-}
-
-pub(crate) async fn method_not_allowed(req: Request) -> ApiError {
-    ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
-        format!(
-            "{} is not allowed on {} (docs/API.md lists the methods)",
-            req.method(),
-            req.uri().path()
-        ),
-    )
-}
-
-pub(crate) async fn not_found(req: Request) -> ApiError {
-    ApiError::not_found(
-        "not_found",
-        format!("no such endpoint: {} {}", req.method(), req.uri().path()),
-    )
-}
 
 // ------------------------------------------------------------ games
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct NewGame {
+pub(crate) struct CreateRequest {
     #[serde(default)]
     variant: Option<String>,
     /// `ai`, `hotseat` or `online`.
@@ -112,139 +35,6 @@ pub(crate) struct NewGame {
     /// the person's colour; `online`: the creator's seat).
     #[serde(default)]
     side: Option<String>,
-}
-
-impl App {
-    pub(crate) fn pick_side(&self, side: Option<&str>) -> Result<Side, ApiError> {
-        match side.unwrap_or("white") {
-            "random" => Ok(if self.rng.lock().expect("rng lock").random_bool(0.5) {
-                Side::White
-            } else {
-                Side::Black
-            }),
-            s => side_from_name(s).ok_or_else(|| {
-                ApiError::bad_request(
-                    "bad_side",
-                    format!("{s:?} is not a colour: use white, black or random"),
-                )
-                .with("side", s)
-            }),
-        }
-    }
-
-    /// A new game's row: a token for each seat a person here holds. Online
-    /// the creator's seat only; the other seat gets its token when its
-    /// player claims it with the invite code.
-    pub(crate) fn new_row(
-        &self,
-        variant: Variant,
-        mode: Mode,
-        start: &Position,
-        creator: Side,
-    ) -> GameRow {
-        let now = now_ms();
-        let (white_token, black_token) = match mode {
-            Mode::Ai { side, .. } => {
-                let t = Some(new_token(self, 24));
-                if side == Side::White {
-                    (None, t)
-                } else {
-                    (t, None)
-                }
-            }
-            Mode::Hotseat => {
-                let t = Some(new_token(self, 24));
-                (t.clone(), t)
-            }
-            Mode::Online => {
-                let t = Some(new_token(self, 24));
-                if creator == Side::White {
-                    (t, None)
-                } else {
-                    (None, t)
-                }
-            }
-        };
-        let invite = (mode == Mode::Online).then(|| new_token(self, 24));
-        GameRow {
-            id: new_token(self, 10),
-            variant: variant.name().to_string(),
-            mode: mode.name().to_string(),
-            ai_level: match mode {
-                Mode::Ai { level, .. } => Some(level),
-                _ => None,
-            },
-            ai_side: match mode {
-                Mode::Ai { side, .. } => Some(side.name().to_string()),
-                _ => None,
-            },
-            white_token,
-            black_token,
-            start: start.to_position_string(),
-            moves: String::new(),
-            result: None,
-            reason: None,
-            draw_offer: None,
-            takeback: None,
-            created: now,
-            updated: now,
-            version: 1,
-            status: "ongoing".to_string(),
-            plies: 0,
-            invite,
-            imported: false,
-            tags: None,
-            ..GameRow::default()
-        }
-    }
-
-    /// Stores a new game and answers with its seats, links and state.
-    pub(crate) async fn open_game(
-        self: &Arc<Self>,
-        mut game: LiveGame,
-        creator: Side,
-        client: ClientKey,
-    ) -> Result<Response, ApiError> {
-        // The AI moving first needs a place in its queue: a full queue
-        // refuses the game (429) before anything is stored.
-        let ai_job = self.reserve_ai(client, &mut game)?;
-        // A new id that is in use already gets another: a game is never
-        // overwritten.
-        let mut tries = 0;
-        loop {
-            match self.store.insert(game.row.clone()).await {
-                Ok(()) => break,
-                Err(punct_store::SaveError::Duplicate) if tries < 8 => {
-                    tries += 1;
-                    game.row.id = new_token(self, 10);
-                }
-                Err(e) => return Err(ApiError::internal(e.to_string())),
-            }
-        }
-        let id = game.row.id.clone();
-        let link = |token: &Option<String>| token.as_ref().map(|t| seat_link(&id, t));
-        // The invite is the creator's to pass on: it is in this answer only.
-        let invite = game
-            .invite_open()
-            .zip(game.row.invite.as_ref())
-            .map(|(side, code)| (side, code.clone()));
-        let body = json!({
-            "id": id,
-            "seats": {"white": game.row.white_token, "black": game.row.black_token},
-            "you": creator.name(),
-            "invite": invite.as_ref().map(|(side, code)| json!({"side": side.name(), "code": code})),
-            "links": {
-                "white": link(&game.row.white_token),
-                "black": link(&game.row.black_token),
-                "invite": invite.as_ref().map(|(_, code)| format!("/game/{id}#invite={code}")),
-                "spectate": format!("/game/{id}"),
-            },
-            "game": game.to_json(),
-        });
-        let slot = self.insert(game);
-        self.start_ai(&slot, ai_job);
-        Ok((StatusCode::CREATED, axum::Json(body)).into_response())
-    }
 }
 
 /// A game's mode from a request: `ai` (with `level`, default 4; the AI
@@ -283,34 +73,47 @@ fn parse_mode(mode: &str, level: Option<u32>, creator: Side) -> Result<Mode, Api
     Ok(mode)
 }
 
-/// The creator's name goes on their seat (at one screen on neither: two
-/// people share it).
-fn set_creator_name(row: &mut GameRow, mode: Mode, creator: Side, name: Option<String>) {
-    if mode == Mode::Hotseat {
-        return;
-    }
-    match creator {
-        Side::White => row.white_name = name,
-        Side::Black => row.black_name = name,
-    }
+/// The answer to a created game: its seats, links and state.
+fn created(game: &LiveGame, creator: Side) -> Response {
+    let id = game.row.id.clone();
+    let link = |token: &Option<String>| token.as_ref().map(|t| seat_link(&id, t));
+    // The invite is the creator's to pass on: it is in this answer only.
+    let invite = game
+        .invite_open()
+        .zip(game.row.invite.as_ref())
+        .map(|(side, code)| (side, code.clone()));
+    let body = json!({
+        "id": id,
+        "seats": {"white": game.row.white_token, "black": game.row.black_token},
+        "you": creator.name(),
+        "invite": invite.as_ref().map(|(side, code)| json!({"side": side.name(), "code": code})),
+        "links": {
+            "white": link(&game.row.white_token),
+            "black": link(&game.row.black_token),
+            "invite": invite.as_ref().map(|(_, code)| format!("/game/{id}#invite={code}")),
+            "spectate": format!("/game/{id}"),
+        },
+        "game": game.to_json(),
+    });
+    (StatusCode::CREATED, axum::Json(body)).into_response()
 }
 
 pub(crate) async fn create_game(
     State(app): Shared,
     Client(client): Client,
-    Body(req): Body<NewGame>,
+    Body(req): Body<CreateRequest>,
 ) -> Result<Response, ApiError> {
     let variant = parse_variant(req.variant.as_deref())?;
     let creator = app.pick_side(req.side.as_deref())?;
-    let mode = parse_mode(&req.mode, req.level, creator)?;
-    let name = parse_name(req.name.as_deref())?;
-    let clock = crate::clock::TimeControl::from_request(req.clock.as_ref())?;
-    let start = Position::new(variant);
-    let mut row = app.new_row(variant, mode, &start, creator);
-    set_creator_name(&mut row, mode, creator, name);
-    let mut game = LiveGame::new(row, start).map_err(ApiError::internal)?;
-    game.set_time_control(clock);
-    app.open_game(game, creator, client).await
+    let new = NewGame {
+        mode: parse_mode(&req.mode, req.level, creator)?,
+        creator,
+        name: parse_name(req.name.as_deref())?,
+        clock: crate::clock::TimeControl::from_request(req.clock.as_ref())?,
+    };
+    let game = app.new_game(variant, new)?;
+    let stored = app.open_game(game, client).await?;
+    Ok(created(&stored, creator))
 }
 
 #[derive(Deserialize)]
@@ -352,42 +155,16 @@ pub(crate) async fn import_game(
             _ => error,
         }
     })?;
-    let start = replayed.start().clone();
-    let variant = start.variant();
     let creator = app.pick_side(req.side.as_deref())?;
-    let mode = parse_mode(req.mode.as_deref().unwrap_or("hotseat"), req.level, creator)?;
-    let name = parse_name(req.name.as_deref())?;
-    let clock = crate::clock::TimeControl::from_request(req.clock.as_ref())?;
-    // Only a result the moves show, or a resignation or agreement the
-    // record states as such, is taken over.
-    let result = recorded_result(&record, &replayed)
-        .map_err(|e| ApiError::unprocessable("bad_record", format!("the record: {e}")))?;
-    let mut row = app.new_row(variant, mode, &start, creator);
-    set_creator_name(&mut row, mode, creator, name);
-    row.moves = record
-        .moves
-        .iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ");
-    if let Some((outcome, reason)) = result {
-        row.result = Some(outcome.token().to_string());
-        row.reason = Some(reason);
-    }
-    row.imported = true;
-    row.tags = Some(
-        serde_json::to_string(&record.tags)
-            .map_err(|e| ApiError::internal(format!("the record's tags: {e}")))?,
-    );
-    let mut game = LiveGame::from_row(row).map_err(ApiError::internal)?;
-    game.row.status = if game.is_over() {
-        game.outcome().token().to_string()
-    } else {
-        "ongoing".to_string()
+    let new = NewGame {
+        mode: parse_mode(req.mode.as_deref().unwrap_or("hotseat"), req.level, creator)?,
+        creator,
+        name: parse_name(req.name.as_deref())?,
+        clock: crate::clock::TimeControl::from_request(req.clock.as_ref())?,
     };
-    game.row.plies = game.game.len() as i64;
-    game.set_time_control(clock);
-    app.open_game(game, creator, client).await
+    let game = app.imported_game(&record, &replayed, new)?;
+    let stored = app.open_game(game, client).await?;
+    Ok(created(&stored, creator))
 }
 
 #[derive(Deserialize)]

@@ -4,8 +4,8 @@
 //! catalogue, `rules.diagram.<id>`).
 
 use super::played_state;
+use crate::api::http::json_text;
 use crate::app::App;
-use crate::http::json_text;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;

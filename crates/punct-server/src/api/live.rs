@@ -67,7 +67,7 @@ impl Drop for Watching {
 pub(crate) async fn live(
     State(app): Shared,
     Path(id): Path<String>,
-    crate::http::Params(query): crate::http::Params<LiveQuery>,
+    super::http::Params(query): super::http::Params<LiveQuery>,
     Client(client): Client,
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,

@@ -1,0 +1,204 @@
+//! Creating games: a new game's row (its mode, seats and tokens, the
+//! invite, the creator's name, the clock), a game going on from an
+//! imported record (only a result the moves show, or a resignation or
+//! agreement the record states, is taken over), and storing it under a
+//! fresh id — never over another game — with the AI's first move queued.
+//! The handlers in `api/games.rs` read the requests and answer.
+
+use crate::app::{new_token, App};
+use crate::clock::TimeControl;
+use crate::error::ApiError;
+use crate::games::{now_ms, recorded_result, side_from_name, LiveGame, Mode};
+use crate::limits::ClientKey;
+use punct_core::{Game, Position, Record, Side, Variant};
+use punct_store::GameRow;
+use rand::Rng;
+use std::sync::Arc;
+
+/// What a new game is to be, as its creator asked.
+pub(crate) struct NewGame {
+    pub(crate) mode: Mode,
+    /// The creator's colour (the seat they hold; against the AI, theirs).
+    pub(crate) creator: Side,
+    /// The creator's display name.
+    pub(crate) name: Option<String>,
+    pub(crate) clock: Option<TimeControl>,
+}
+
+impl App {
+    /// The creator's colour from a request: `white` (also when absent),
+    /// `black` or `random`.
+    pub(crate) fn pick_side(&self, side: Option<&str>) -> Result<Side, ApiError> {
+        match side.unwrap_or("white") {
+            "random" => Ok(if self.rng.lock().expect("rng lock").random_bool(0.5) {
+                Side::White
+            } else {
+                Side::Black
+            }),
+            s => side_from_name(s).ok_or_else(|| {
+                ApiError::bad_request(
+                    "bad_side",
+                    format!("{s:?} is not a colour: use white, black or random"),
+                )
+                .with("side", s)
+            }),
+        }
+    }
+
+    /// A new game's row: a token for each seat a person here holds. Online
+    /// the creator's seat only; the other seat gets its token when its
+    /// player claims it with the invite code.
+    pub(crate) fn new_row(
+        &self,
+        variant: Variant,
+        mode: Mode,
+        start: &Position,
+        creator: Side,
+    ) -> GameRow {
+        let now = now_ms();
+        let (white_token, black_token) = match mode {
+            Mode::Ai { side, .. } => {
+                let t = Some(new_token(self, 24));
+                if side == Side::White {
+                    (None, t)
+                } else {
+                    (t, None)
+                }
+            }
+            Mode::Hotseat => {
+                let t = Some(new_token(self, 24));
+                (t.clone(), t)
+            }
+            Mode::Online => {
+                let t = Some(new_token(self, 24));
+                if creator == Side::White {
+                    (t, None)
+                } else {
+                    (None, t)
+                }
+            }
+        };
+        let invite = (mode == Mode::Online).then(|| new_token(self, 24));
+        GameRow {
+            id: new_token(self, 10),
+            variant: variant.name().to_string(),
+            mode: mode.name().to_string(),
+            ai_level: match mode {
+                Mode::Ai { level, .. } => Some(level),
+                _ => None,
+            },
+            ai_side: match mode {
+                Mode::Ai { side, .. } => Some(side.name().to_string()),
+                _ => None,
+            },
+            white_token,
+            black_token,
+            start: start.to_position_string(),
+            moves: String::new(),
+            result: None,
+            reason: None,
+            draw_offer: None,
+            takeback: None,
+            created: now,
+            updated: now,
+            version: 1,
+            status: "ongoing".to_string(),
+            plies: 0,
+            invite,
+            imported: false,
+            tags: None,
+            ..GameRow::default()
+        }
+    }
+
+    /// A new game from the start position of `variant`.
+    pub(crate) fn new_game(&self, variant: Variant, new: NewGame) -> Result<LiveGame, ApiError> {
+        let start = Position::new(variant);
+        let mut row = self.new_row(variant, new.mode, &start, new.creator);
+        set_creator_name(&mut row, new.mode, new.creator, new.name);
+        let mut game = LiveGame::new(row, start).map_err(ApiError::internal)?;
+        game.set_time_control(new.clock);
+        Ok(game)
+    }
+
+    /// A game going on from `record` (replayed as `replayed`).
+    pub(crate) fn imported_game(
+        &self,
+        record: &Record,
+        replayed: &Game,
+        new: NewGame,
+    ) -> Result<LiveGame, ApiError> {
+        let start = replayed.start().clone();
+        let variant = start.variant();
+        // Only a result the moves show, or a resignation or agreement the
+        // record states as such, is taken over.
+        let result = recorded_result(record, replayed)
+            .map_err(|e| ApiError::unprocessable("bad_record", format!("the record: {e}")))?;
+        let mut row = self.new_row(variant, new.mode, &start, new.creator);
+        set_creator_name(&mut row, new.mode, new.creator, new.name);
+        row.moves = record
+            .moves
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if let Some((outcome, reason)) = result {
+            row.result = Some(outcome.token().to_string());
+            row.reason = Some(reason);
+        }
+        row.imported = true;
+        row.tags = Some(
+            serde_json::to_string(&record.tags)
+                .map_err(|e| ApiError::internal(format!("the record's tags: {e}")))?,
+        );
+        let mut game = LiveGame::from_row(row).map_err(ApiError::internal)?;
+        game.row.status = if game.is_over() {
+            game.outcome().token().to_string()
+        } else {
+            "ongoing".to_string()
+        };
+        game.row.plies = game.game.len() as i64;
+        game.set_time_control(new.clock);
+        Ok(game)
+    }
+
+    /// Stores a new game and holds it in memory; answers the game as
+    /// stored. The AI moving first needs a place in its queue: a full
+    /// queue refuses the game (429) before anything is stored.
+    pub(crate) async fn open_game(
+        self: &Arc<Self>,
+        mut game: LiveGame,
+        client: ClientKey,
+    ) -> Result<LiveGame, ApiError> {
+        let ai_job = self.reserve_ai(client, &mut game)?;
+        // A new id that is in use already gets another: a game is never
+        // overwritten.
+        let mut tries = 0;
+        loop {
+            match self.store.insert(game.row.clone()).await {
+                Ok(()) => break,
+                Err(punct_store::SaveError::Duplicate) if tries < 8 => {
+                    tries += 1;
+                    game.row.id = new_token(self, 10);
+                }
+                Err(e) => return Err(ApiError::internal(e.to_string())),
+            }
+        }
+        let stored = game.clone();
+        let slot = self.insert(game);
+        self.start_ai(&slot, ai_job);
+        Ok(stored)
+    }
+}
+
+/// The creator's name goes on their seat (at one screen on neither: two
+/// people share it).
+fn set_creator_name(row: &mut GameRow, mode: Mode, creator: Side, name: Option<String>) {
+    if mode == Mode::Hotseat {
+        return;
+    }
+    match creator {
+        Side::White => row.white_name = name,
+        Side::Black => row.black_name = name,
+    }
+}
