@@ -4,7 +4,7 @@
 use crate::{bad_input, emit, Failure, PositionArgs};
 use clap::Args;
 use punct_core::{Move, Side, Status};
-use punct_engine::solver::{solve, Outcome, SolveLimits};
+use punct_engine::solver::{solve, Proof, SolveLimits};
 use std::time::Duration;
 
 #[derive(Args)]
@@ -66,8 +66,8 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
     let s = solve(pos, args.depth, &limits);
     let side = side_name(s.attacker);
     let cost = format!("{} nodes, {:.3} s", s.nodes, s.elapsed.as_secs_f64());
-    let text = match &s.outcome {
-        Outcome::Proven { line } => {
+    let text = match &s.proof {
+        Proof::Proven { line } => {
             let mut end = pos.clone();
             for &m in line {
                 end.make(m);
@@ -88,11 +88,11 @@ pub fn run(args: SolveArgs) -> Result<(), Failure> {
                 s.depth
             )
         }
-        Outcome::Disproven => format!(
+        Proof::Disproven => format!(
             "no forced connection within {} found for {side} (threat moves only; searched {cost})\n",
             moves(args.depth)
         ),
-        Outcome::Unknown => format!("unknown: budget exhausted ({cost})\n"),
+        Proof::Unknown => format!("unknown: budget exhausted ({cost})\n"),
     };
     emit(&text)
 }

@@ -12,7 +12,7 @@ use crate::{bad_input, emit, failed, Failure};
 use clap::Args;
 use punct_core::Move;
 use punct_engine::suite::{
-    parse_suite, solves, verify_claim_with_budget, Suite, Tally, Task, Verdict,
+    parse_suite, solves, verify_claim_with_budget, ClaimCheck, Suite, Tally, Task,
 };
 use punct_engine::{new_engine, Engine, Limits, Score, SearchResult};
 use std::path::PathBuf;
@@ -63,11 +63,11 @@ pub struct SuiteArgs {
 }
 
 /// What one position gave.
-struct Outcome {
+struct Tried {
     line: usize,
     result: SearchResult,
     solved: bool,
-    verdict: Option<Verdict>,
+    verdict: Option<ClaimCheck>,
 }
 
 fn parse_options(raw: &[String]) -> Result<Vec<(String, String)>, Failure> {
@@ -163,7 +163,7 @@ pub fn run(args: SuiteArgs) -> Result<(), Failure> {
         .flat_map(|(f, (_, s))| (0..s.entries.len()).map(move |e| (f, e)))
         .collect();
     let next = AtomicUsize::new(0);
-    let outcomes: Mutex<Vec<Option<Result<Outcome, String>>>> =
+    let outcomes: Mutex<Vec<Option<Result<Tried, String>>>> =
         Mutex::new((0..jobs.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..args.threads.min(jobs.len()) {
@@ -203,8 +203,8 @@ pub fn run(args: SuiteArgs) -> Result<(), Failure> {
                 }
             }
             let claim = match &o.verdict {
-                Some(Verdict::Refuted(why)) => format!("; the claim is false: {why}"),
-                Some(Verdict::Unconfirmed(why)) => format!("; the claim is unconfirmed: {why}"),
+                Some(ClaimCheck::Refuted(why)) => format!("; the claim is false: {why}"),
+                Some(ClaimCheck::Unconfirmed(why)) => format!("; the claim is unconfirmed: {why}"),
                 _ => String::new(),
             };
             if args.verbose || !o.solved || !claim.is_empty() {
@@ -248,7 +248,7 @@ fn one(
     limits: &Limits,
     task: Task,
     entry: &punct_engine::suite::Entry,
-) -> Result<Outcome, String> {
+) -> Result<Tried, String> {
     let pos = &entry.position;
     let stop = AtomicBool::new(false);
     let result = engine(args, options)?.search(pos, limits, &stop, &mut |_| {});
@@ -261,7 +261,7 @@ fn one(
         again.search(p, limits, &stop, &mut |_| {})
     };
     let verdict = verify_claim_with_budget(pos, &result, &mut research, args.proofs);
-    Ok(Outcome {
+    Ok(Tried {
         line: entry.line,
         result,
         solved,

@@ -113,7 +113,7 @@
 //!   (here: pieces on the board at the root + plies from the root), so nearer
 //!   wins are preferred; a draw 0.
 
-use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, Score, SearchResult};
+use crate::engine::{parse_spin, Budget, Engine, EngineOption, Info, Limits, Score, SearchResult};
 use punct_core::{footprint, Bitboard, Cell, Direction, Move, Position, Side, Status, Variant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

@@ -1,8 +1,11 @@
-//! PÜNCT players: things that choose a move in a position.
-//!
-//! For now the simple opponents used by `punct play`: [`RandomPlayer`] and the
-//! one-ply [`GreedyPlayer`]. The real search comes later and lives here too;
-//! this crate depends on `punct-core` only.
+//! PÜNCT engines: things that choose a move in a position. The AI at four
+//! levels (`ai/`: an alpha-beta search over a tuned evaluation and a learned
+//! move ordering, with the connection solver), the baselines (random,
+//! greedy, UCT, the boardspace.net approach), the [`Engine`] trait every
+//! one of them implements (`engine.rs`), and what they share: connection
+//! distances (`distance.rs`, `paths.rs`), immediate wins and safe moves
+//! (`tactics.rs`), the proof-number solver, the puzzle prover and the
+//! tactical suites. Depends on `punct-core` only.
 //!
 //! ```
 //! use punct_core::{Position, Variant};
@@ -14,13 +17,13 @@
 
 mod ai;
 mod boardspace;
-mod eval;
+mod distance;
+mod engine;
 pub mod features;
 #[cfg(test)]
 mod fixtures;
 pub mod paths;
 pub mod puzzle;
-mod search;
 mod simple;
 pub mod solver;
 pub mod suite;
@@ -29,8 +32,8 @@ mod uct;
 
 pub use ai::{evaluate_with, policy, Ai, Level, Policy, Weights};
 pub use boardspace::Boardspace;
-pub use eval::{connection_distance, evaluate};
-pub use search::{
+pub use distance::{connection_distance, evaluate};
+pub use engine::{
     parse_spin, Budget, Clock, Engine, EngineOption, EnginePlayer, Info, Limits, Score,
     SearchResult,
 };

@@ -1,7 +1,7 @@
 //! The simple players: uniformly random, and one-ply greedy.
 
-use crate::eval::evaluate;
-use crate::search::{Engine, Info, Limits, Score, SearchResult};
+use crate::distance::evaluate;
+use crate::engine::{Engine, Info, Limits, Score, SearchResult};
 use crate::Player;
 use punct_core::{Move, Position};
 use rand::rngs::StdRng;
@@ -113,7 +113,7 @@ impl Engine for GreedyPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::connection_distance;
+    use crate::distance::connection_distance;
     use crate::fixtures::WHITE_THREATENS;
     use punct_core::{Game, Side, Status, Variant};
 

@@ -23,7 +23,7 @@
 //! defender move is answered. A transposition table keyed by the position's
 //! Zobrist hash and the attacker moves left holds (proof, disproof) numbers.
 //! The search stops at a node budget or a deadline and then says
-//! [`Outcome::Unknown`]. Depths are tried from 1 up, so a proof found is a
+//! [`Proof::Unknown`]. Depths are tried from 1 up, so a proof found is a
 //! shortest one (in attacker moves, within the threat space).
 
 use crate::paths::{ChainMaps, Costs};
@@ -55,9 +55,9 @@ impl Default for SolveLimits {
     }
 }
 
-/// The verdict.
+/// What the solver proved.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Proof {
     /// The attacker wins whatever the defender does. `line` is a main line:
     /// the attacker's first move, a defender reply (one that blocks a
     /// threat where there is one), the attacker's answer, … ending with
@@ -72,7 +72,7 @@ pub enum Outcome {
 /// The verdict with what it cost.
 #[derive(Clone, Debug)]
 pub struct Solution {
-    pub outcome: Outcome,
+    pub proof: Proof,
     /// The attacker (the side to move at the root).
     pub attacker: Side,
     /// For a proof: the attacker's moves in it (the shortest depth that
@@ -87,7 +87,7 @@ pub fn solve(pos: &Position, depth: u32, limits: &SolveLimits) -> Solution {
     solve_until(pos, depth, limits, &AtomicBool::new(false))
 }
 
-/// [`solve`], ending early (`Outcome::Unknown`) once `stop` is set, from
+/// [`solve`], ending early (`Proof::Unknown`) once `stop` is set, from
 /// another thread: an analysis whose asker has gone, a search told to stop.
 pub fn solve_until(
     pos: &Position,
@@ -107,23 +107,23 @@ pub fn solve_until(
         aborted: false,
     };
     let mut p = pos.clone();
-    let mut outcome = Outcome::Disproven;
+    let mut proof = Proof::Disproven;
     let mut used = depth;
     if pos.status().is_over() || depth == 0 {
-        outcome = if pos.status() == Status::Won(s.attacker) {
-            Outcome::Proven { line: Vec::new() }
+        proof = if pos.status() == Status::Won(s.attacker) {
+            Proof::Proven { line: Vec::new() }
         } else {
-            Outcome::Disproven
+            Proof::Disproven
         };
     } else {
         for d in 1..=depth {
             let (pn, dn) = s.root(&mut p, d);
             if s.aborted {
-                outcome = Outcome::Unknown;
+                proof = Proof::Unknown;
                 break;
             }
             if pn == 0 {
-                outcome = Outcome::Proven {
+                proof = Proof::Proven {
                     line: s.main_line(&mut p, d),
                 };
                 used = d;
@@ -133,7 +133,7 @@ pub fn solve_until(
         }
     }
     Solution {
-        outcome,
+        proof,
         attacker: s.attacker,
         depth: used,
         nodes: s.nodes,
@@ -505,8 +505,8 @@ mod tests {
     fn proves_every_shipped_win_in_one_at_depth_one() {
         for (id, pos, solutions) in shipped("win-in-one") {
             let s = solve(&pos, 1, &limits());
-            let Outcome::Proven { line } = s.outcome else {
-                panic!("{id}: {:?}", s.outcome);
+            let Proof::Proven { line } = s.proof else {
+                panic!("{id}: {:?}", s.proof);
             };
             assert_eq!(line.len(), 1, "{id}");
             assert!(solutions.contains(&line[0]), "{id}: {}", line[0]);
@@ -518,8 +518,8 @@ mod tests {
     fn proves_every_shipped_win_in_two_at_depth_two() {
         for (id, pos, solutions) in shipped("win-in-two") {
             let s = solve(&pos, 2, &limits());
-            let Outcome::Proven { line } = &s.outcome else {
-                panic!("{id}: {:?} after {} nodes", s.outcome, s.nodes);
+            let Proof::Proven { line } = &s.proof else {
+                panic!("{id}: {:?} after {} nodes", s.proof, s.nodes);
             };
             assert_eq!(s.depth, 2, "{id}");
             assert!(
@@ -530,7 +530,7 @@ mod tests {
             assert_eq!(line.len(), 3, "{id}: {line:?}");
             check_line(&pos, line);
             // Not provable in one.
-            assert_eq!(solve(&pos, 1, &limits()).outcome, Outcome::Disproven);
+            assert_eq!(solve(&pos, 1, &limits()).proof, Proof::Disproven);
         }
     }
 
@@ -545,11 +545,11 @@ mod tests {
             if prove(&pos, PuzzleKind::WinInTwo).is_err() {
                 negatives += 1;
                 assert!(
-                    !matches!(s.outcome, Outcome::Proven { .. }),
+                    !matches!(s.proof, Proof::Proven { .. }),
                     "{id}: {:?}",
-                    s.outcome
+                    s.proof
                 );
-            } else if let Outcome::Proven { line } = &s.outcome {
+            } else if let Proof::Proven { line } = &s.proof {
                 check_line(&pos, line);
             }
         }
@@ -566,9 +566,9 @@ mod tests {
             if prove(&other, PuzzleKind::WinInTwo).is_err() {
                 negatives += 1;
                 assert!(
-                    !matches!(s.outcome, Outcome::Proven { .. }),
+                    !matches!(s.proof, Proof::Proven { .. }),
                     "{id} (other side): {:?}",
-                    s.outcome
+                    s.proof
                 );
             }
         }
@@ -586,7 +586,7 @@ mod tests {
                 time: None,
             },
         );
-        assert_eq!(s.outcome, Outcome::Unknown);
+        assert_eq!(s.proof, Proof::Unknown);
         assert!(s.nodes <= 11);
     }
 
@@ -594,10 +594,10 @@ mod tests {
     fn a_stop_flag_ends_the_solve() {
         let (_, pos, _) = shipped("win-in-two").remove(0);
         let unlimited = solve(&pos, 2, &limits());
-        assert!(matches!(unlimited.outcome, Outcome::Proven { .. }));
+        assert!(matches!(unlimited.proof, Proof::Proven { .. }));
         let stop = AtomicBool::new(true);
         let s = solve_until(&pos, 2, &limits(), &stop);
-        assert_eq!(s.outcome, Outcome::Unknown);
+        assert_eq!(s.proof, Proof::Unknown);
         assert!(s.nodes < unlimited.nodes, "{} nodes", s.nodes);
     }
 
@@ -608,6 +608,6 @@ mod tests {
         pos.make(solutions[0]);
         assert_eq!(pos.status(), Status::Won(me));
         // The side to move now has lost.
-        assert_eq!(solve(&pos, 2, &limits()).outcome, Outcome::Disproven);
+        assert_eq!(solve(&pos, 2, &limits()).proof, Proof::Disproven);
     }
 }

@@ -32,8 +32,8 @@
 //! ([`SEARCH_BUDGET`]), never refuted: with more moves to go through than
 //! that, they are left unconfirmed.
 
+use crate::engine::{Score, SearchResult};
 use crate::puzzle;
-use crate::search::{Score, SearchResult};
 use crate::tactics::{first_win_among, target_cells};
 use punct_core::{Move, Position, Side, Status};
 use std::fmt;
@@ -241,7 +241,7 @@ pub fn parse_suite(file_name: &str, text: &str) -> Result<Suite, String> {
 
 /// What the replay of a claimed win or loss found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum ClaimCheck {
     /// Every opponent reply (or every move, for a loss) was accounted for.
     Verified,
     /// A line that shows the claim false, in words.
@@ -250,9 +250,9 @@ pub enum Verdict {
     Unconfirmed(String),
 }
 
-impl Verdict {
+impl ClaimCheck {
     pub fn is_verified(&self) -> bool {
-        matches!(self, Verdict::Verified)
+        matches!(self, ClaimCheck::Verified)
     }
 }
 
@@ -274,7 +274,7 @@ pub fn verify_claim(
     pos: &Position,
     result: &SearchResult,
     research: &mut dyn FnMut(&Position) -> SearchResult,
-) -> Option<Verdict> {
+) -> Option<ClaimCheck> {
     verify_claim_with_budget(pos, result, research, PROOF_BUDGET)
 }
 
@@ -285,7 +285,7 @@ pub fn verify_claim_with_budget(
     result: &SearchResult,
     research: &mut dyn FnMut(&Position) -> SearchResult,
     proofs: usize,
-) -> Option<Verdict> {
+) -> Option<ClaimCheck> {
     let mut checker = Checker {
         research,
         proofs,
@@ -294,7 +294,7 @@ pub fn verify_claim_with_budget(
     };
     match result.score {
         Score::Eval(_) => None,
-        _ if pos.status().is_over() => Some(Verdict::Refuted("the game is already over".into())),
+        _ if pos.status().is_over() => Some(ClaimCheck::Refuted("the game is already over".into())),
         Score::Win(n) => Some(checker.win_line(pos, result.best, n)),
         Score::Loss(n) => Some(checker.loss(pos, n)),
     }
@@ -345,26 +345,26 @@ impl Checker<'_> {
 
     /// `first` wins for the side to move in `pos` within `n` plies, every
     /// reply considered.
-    fn win_line(&mut self, pos: &Position, first: Move, n: u32) -> Verdict {
+    fn win_line(&mut self, pos: &Position, first: Move, n: u32) -> ClaimCheck {
         let me = pos.side_to_move();
         if !pos.is_legal(first) {
-            return Verdict::Refuted(format!("{first} is not legal"));
+            return ClaimCheck::Refuted(format!("{first} is not legal"));
         }
         let mut after = pos.clone();
         after.make(first);
         match after_status(&after, me) {
-            After::Won => return Verdict::Verified,
-            After::Lost(s) => return Verdict::Refuted(format!("{first} ends the game: {s}")),
+            After::Won => return ClaimCheck::Verified,
+            After::Lost(s) => return ClaimCheck::Refuted(format!("{first} ends the game: {s}")),
             After::Ongoing => {}
         }
         if n <= 1 {
-            return Verdict::Refuted(format!("{first} does not win at once"));
+            return ClaimCheck::Refuted(format!("{first} does not win at once"));
         }
         if n == 3 {
             // The prover's own replay of every reply, exact and fast.
             return match puzzle::refutation(&after) {
-                None => Verdict::Verified,
-                Some(r) => Verdict::Refuted(format!("{first} {r}: no win at once after it")),
+                None => ClaimCheck::Verified,
+                Some(r) => ClaimCheck::Refuted(format!("{first} {r}: no win at once after it")),
             };
         }
         let rest = n - 2;
@@ -384,13 +384,13 @@ impl Checker<'_> {
             };
             after.unmake(undo);
             if let Err(why) = settled {
-                return Verdict::Refuted(format!("{first} {why}"));
+                return ClaimCheck::Refuted(format!("{first} {why}"));
             }
         }
         match self.each_wins(&after, me, pending, rest) {
-            Verdict::Verified => Verdict::Verified,
-            Verdict::Refuted(why) => Verdict::Refuted(format!("{first} {why}")),
-            Verdict::Unconfirmed(why) => Verdict::Unconfirmed(format!("{first} {why}")),
+            ClaimCheck::Verified => ClaimCheck::Verified,
+            ClaimCheck::Refuted(why) => ClaimCheck::Refuted(format!("{first} {why}")),
+            ClaimCheck::Unconfirmed(why) => ClaimCheck::Unconfirmed(format!("{first} {why}")),
         }
     }
 
@@ -404,12 +404,12 @@ impl Checker<'_> {
         attacker: Side,
         mut moves: Vec<Move>,
         k: u32,
-    ) -> Verdict {
+    ) -> ClaimCheck {
         let total = moves.len();
         if k >= 4 && total > SEARCH_BUDGET {
             // Nothing can refute a longer win here, and each move may need
             // a new search to confirm it: too many to try.
-            return Verdict::Unconfirmed(format!(
+            return ClaimCheck::Unconfirmed(format!(
                 "…: {total} moves leave no win at once, too many to confirm a win in {k} plies after each"
             ));
         }
@@ -418,7 +418,7 @@ impl Checker<'_> {
         let mut unsure = None;
         for (i, m) in moves.into_iter().enumerate() {
             if self.proofs == 0 && self.searches == 0 {
-                return Verdict::Unconfirmed(format!(
+                return ClaimCheck::Unconfirmed(format!(
                     "…: {} of {total} moves left unchecked, the check's budget spent",
                     total - i
                 ));
@@ -426,27 +426,27 @@ impl Checker<'_> {
             let mut p = base.clone();
             p.make(m);
             match self.wins_within(&p, k) {
-                Verdict::Verified => {}
-                Verdict::Refuted(why) => return Verdict::Refuted(format!("{m}: {why}")),
-                Verdict::Unconfirmed(why) => {
+                ClaimCheck::Verified => {}
+                ClaimCheck::Refuted(why) => return ClaimCheck::Refuted(format!("{m}: {why}")),
+                ClaimCheck::Unconfirmed(why) => {
                     unsure.get_or_insert(format!("{m}: {why}"));
                 }
             }
         }
-        unsure.map_or(Verdict::Verified, Verdict::Unconfirmed)
+        unsure.map_or(ClaimCheck::Verified, ClaimCheck::Unconfirmed)
     }
 
     /// The side to move in `p` (ongoing, no win at once) wins within `k`
     /// plies, `k` ≥ 2.
-    fn wins_within(&mut self, p: &Position, k: u32) -> Verdict {
+    fn wins_within(&mut self, p: &Position, k: u32) -> ClaimCheck {
         // Exhaustive: some first move after which every reply leaves a win
         // at once (three plies).
         if k >= 3 && self.proofs > 0 {
             self.proofs -= 1;
             match puzzle::win_in_two_at_most(p, 0) {
-                None => return Verdict::Verified,
+                None => return ClaimCheck::Verified,
                 Some(_) if k == 3 => {
-                    return Verdict::Refuted("no win in two (exhaustive)".into());
+                    return ClaimCheck::Refuted("no win in two (exhaustive)".into());
                 }
                 Some(_) => {}
             }
@@ -455,16 +455,16 @@ impl Checker<'_> {
         // the last piece of its reserve, a second pass): a new search must
         // claim one, checked the same way.
         if self.searches == 0 {
-            return Verdict::Unconfirmed("the check's budget is spent".into());
+            return ClaimCheck::Unconfirmed("the check's budget is spent".into());
         }
         self.searches -= 1;
         let found = (self.research)(p);
         if let Score::Win(j) = found.score {
             if j <= k && self.win_line(p, found.best, j).is_verified() {
-                return Verdict::Verified;
+                return ClaimCheck::Verified;
             }
         }
-        Verdict::Unconfirmed(format!(
+        ClaimCheck::Unconfirmed(format!(
             "no win at once{}, and a new search claims none in {k} plies ({})",
             if k >= 3 { " or in two" } else { "" },
             found.score
@@ -472,14 +472,14 @@ impl Checker<'_> {
     }
 
     /// The side to move in `pos` loses within `n` plies whatever it plays.
-    fn loss(&mut self, pos: &Position, n: u32) -> Verdict {
+    fn loss(&mut self, pos: &Position, n: u32) -> ClaimCheck {
         let me = pos.side_to_move();
         let them = me.opponent();
         if n == 2 {
             // Exact: the moves after which the opponent cannot win at once.
             return match puzzle::defences(pos).first() {
-                None => Verdict::Verified,
-                Some(d) => Verdict::Refuted(format!("{d} leaves no win at once")),
+                None => ClaimCheck::Verified,
+                Some(d) => ClaimCheck::Refuted(format!("{d} leaves no win at once")),
             };
         }
         let mut p = pos.clone();
@@ -498,7 +498,7 @@ impl Checker<'_> {
             };
             p.unmake(undo);
             if let Err(why) = settled {
-                return Verdict::Refuted(why);
+                return ClaimCheck::Refuted(why);
             }
         }
         self.each_wins(pos, them, pending, n - 1)
@@ -516,12 +516,12 @@ pub struct Tally {
 
 impl Tally {
     /// Counts one claim's verdict.
-    pub fn add(&mut self, v: &Verdict) {
+    pub fn add(&mut self, v: &ClaimCheck) {
         self.claimed += 1;
         match v {
-            Verdict::Verified => self.verified += 1,
-            Verdict::Refuted(_) => self.refuted += 1,
-            Verdict::Unconfirmed(_) => self.unconfirmed += 1,
+            ClaimCheck::Verified => self.verified += 1,
+            ClaimCheck::Refuted(_) => self.refuted += 1,
+            ClaimCheck::Unconfirmed(_) => self.unconfirmed += 1,
         }
     }
 }
@@ -628,9 +628,9 @@ mod tests {
     fn a_win_in_one_claim_is_checked_at_once() {
         let white = at(&format!("standard:w:0:{WHITE_CHAIN},{BLACK_AWAY},bC@J16/1"));
         let v = verify_claim(&white, &claim("L@J17/1", Score::Win(1)), &mut no_research);
-        assert_eq!(v, Some(Verdict::Verified));
+        assert_eq!(v, Some(ClaimCheck::Verified));
         let v = verify_claim(&white, &claim("T@L6/0", Score::Win(1)), &mut no_research);
-        assert!(matches!(v, Some(Verdict::Refuted(_))), "{v:?}");
+        assert!(matches!(v, Some(ClaimCheck::Refuted(_))), "{v:?}");
         assert_eq!(
             verify_claim(&white, &claim("T@L6/0", Score::Eval(3)), &mut no_research),
             None
@@ -646,7 +646,7 @@ mod tests {
         let pos = at(BLACK_WINS_IN_TWO);
         for n in [3, 5] {
             let v = verify_claim(&pos, &claim("T@N16/0", Score::Win(n)), &mut no_research);
-            assert_eq!(v, Some(Verdict::Verified), "win {n}");
+            assert_eq!(v, Some(ClaimCheck::Verified), "win {n}");
         }
         assert!(solves(Task::WinInTwo, &pos, "T@N16/0".parse().unwrap()));
         assert!(Task::WinInTwo
@@ -655,13 +655,13 @@ mod tests {
         // Another first move: a reply leaves no win at once.
         let v = verify_claim(&pos, &claim("T@L6/0", Score::Win(3)), &mut no_research);
         assert!(
-            matches!(&v, Some(Verdict::Refuted(why)) if why.starts_with("T@L6/0 ")),
+            matches!(&v, Some(ClaimCheck::Refuted(why)) if why.starts_with("T@L6/0 ")),
             "{v:?}"
         );
         assert!(!solves(Task::WinInTwo, &pos, "T@L6/0".parse().unwrap()));
         // Too short a claim is false even with the right move.
         let v = verify_claim(&pos, &claim("T@N16/0", Score::Win(1)), &mut no_research);
-        assert!(matches!(v, Some(Verdict::Refuted(_))), "{v:?}");
+        assert!(matches!(v, Some(ClaimCheck::Refuted(_))), "{v:?}");
     }
 
     #[test]
@@ -669,11 +669,11 @@ mod tests {
         // Black can turn its C in place over White's last cells.
         let black = at(&format!("standard:b:0:{WHITE_CHAIN},{BLACK_AWAY},bC@J16/1"));
         let v = verify_claim(&black, &claim("T@L6/0", Score::Loss(2)), &mut no_research);
-        assert!(matches!(v, Some(Verdict::Refuted(_))), "{v:?}");
+        assert!(matches!(v, Some(ClaimCheck::Refuted(_))), "{v:?}");
         // Here no move stops every threat.
         let lost = crate::fixtures::every_move_allows_a_win();
         let any = lost.legal_moves()[0].to_string();
         let v = verify_claim(&lost, &claim(&any, Score::Loss(2)), &mut no_research);
-        assert_eq!(v, Some(Verdict::Verified));
+        assert_eq!(v, Some(ClaimCheck::Verified));
     }
 }

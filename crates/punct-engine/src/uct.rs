@@ -29,7 +29,7 @@
 //! * **Randomness** comes from one `StdRng` seeded by [`Uct::new`], so a
 //!   search with a node limit is reproducible.
 
-use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, Score, SearchResult};
+use crate::engine::{parse_spin, Budget, Engine, EngineOption, Info, Limits, Score, SearchResult};
 use punct_core::{Move, Position, Side, Status};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

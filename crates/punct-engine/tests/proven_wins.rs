@@ -20,7 +20,7 @@
 //! `cargo test -p punct-engine --release --test proven_wins -- --ignored`.
 
 use punct_core::{Position, Variant};
-use punct_engine::suite::{parse_suite, verify_claim, Tally, Verdict};
+use punct_engine::suite::{parse_suite, verify_claim, ClaimCheck, Tally};
 use punct_engine::{new_engine, Engine, Limits, Player, RandomPlayer, Score, SearchResult};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -69,11 +69,11 @@ impl Claims {
             _ => self.losses.add(&verdict),
         }
         let (what, fails) = match &verdict {
-            Verdict::Verified => return,
-            Verdict::Refuted(why) => (format!("false: {why}"), true),
+            ClaimCheck::Verified => return,
+            ClaimCheck::Refuted(why) => (format!("false: {why}"), true),
             // A win claimed must be proven; a true loss in four or more
             // often has too many moves for the check's budget.
-            Verdict::Unconfirmed(why) => (
+            ClaimCheck::Unconfirmed(why) => (
                 format!("unconfirmed: {why}"),
                 matches!(result.score, Score::Win(_)),
             ),

@@ -164,7 +164,7 @@ pub fn of_the_day(days: i64) -> &'static Puzzle {
 
 /// What an attempt comes to.
 #[derive(Debug)]
-pub struct Verdict {
+pub struct Answer {
     /// The moves so far are right.
     pub correct: bool,
     /// The puzzle is done.
@@ -235,14 +235,14 @@ fn play(pos: &mut Position, mv: Move) -> Result<(), TryError> {
 /// Judges the learner's first `moves` (one, or two for a win in two) of
 /// puzzle `p`, answering a first move of a win in two with the line's
 /// reply, a wrong one with the win or refutation it allows.
-pub fn judge(p: &Puzzle, moves: &[Move]) -> Result<Verdict, TryError> {
+pub fn judge(p: &Puzzle, moves: &[Move]) -> Result<Answer, TryError> {
     p.check_count(moves.len())?;
     let me = p.side();
     let them = me.opponent();
     let mut pos = p.position.clone();
     let first = moves[0];
     play(&mut pos, first)?;
-    let verdict = |correct, solved, code, params, reply, position, last| Verdict {
+    let verdict = |correct, solved, code, params, reply, position, last| Answer {
         correct,
         solved,
         code,

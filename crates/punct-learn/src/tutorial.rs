@@ -203,18 +203,18 @@ impl Lesson {
 /// its parameters, and for some wrong moves the opponent's answer that
 /// shows what is wrong (the page draws it).
 #[derive(Debug)]
-pub struct Verdict {
+pub struct Judgement {
     pub correct: bool,
     pub code: String,
     pub params: Map<String, Value>,
     pub reply: Option<Move>,
 }
 
-fn verdict(correct: bool, code: String, params: Value) -> Verdict {
+fn verdict(correct: bool, code: String, params: Value) -> Judgement {
     let Value::Object(params) = params else {
         unreachable!("params are an object")
     };
-    Verdict {
+    Judgement {
         correct,
         code,
         params,
@@ -222,7 +222,7 @@ fn verdict(correct: bool, code: String, params: Value) -> Verdict {
     }
 }
 
-fn wrong(code: &str, params: Value) -> Verdict {
+fn wrong(code: &str, params: Value) -> Judgement {
     verdict(false, format!("tutorial.wrong.{code}"), params)
 }
 
@@ -233,7 +233,7 @@ fn cell(name: &str) -> punct_core::Cell {
 /// Why an illegal move is illegal: `tutorial.illegal.<IllegalMove::code>`
 /// with the reason's parameters, and for the two rules about heights the
 /// three target cells too (`c1`, `c2`, `c3`, in the order of `h1`–`h3`).
-pub fn illegal(pos: &Position, mv: Move, e: &IllegalMove) -> Verdict {
+pub fn illegal(pos: &Position, mv: Move, e: &IllegalMove) -> Judgement {
     let mut params = Map::new();
     for (name, value) in e.params() {
         params.insert(name.to_string(), Value::String(value));
@@ -248,7 +248,7 @@ pub fn illegal(pos: &Position, mv: Move, e: &IllegalMove) -> Verdict {
             }
         }
     }
-    Verdict {
+    Judgement {
         correct: false,
         code: format!("tutorial.illegal.{}", e.code()),
         params,
@@ -265,7 +265,7 @@ fn moved_piece(after: &Position, to: punct_core::Cell) -> PieceView {
 
 /// Judges the learner's move `mv` in the lesson's position `pos`; also
 /// answers the position after it when it is legal.
-pub fn judge(lesson: &Lesson, pos: &Position, mv: Move) -> (Verdict, Option<Position>) {
+pub fn judge(lesson: &Lesson, pos: &Position, mv: Move) -> (Judgement, Option<Position>) {
     let goal = lesson.goal;
     match mv {
         Move::Add { .. } if goal.wants_relocation() => {
@@ -284,7 +284,7 @@ pub fn judge(lesson: &Lesson, pos: &Position, mv: Move) -> (Verdict, Option<Posi
 }
 
 /// Whether the legal move `mv` (giving `after`) does what the lesson asks.
-fn outcome(lesson: &Lesson, pos: &Position, mv: Move, after: &Position) -> Verdict {
+fn outcome(lesson: &Lesson, pos: &Position, mv: Move, after: &Position) -> Judgement {
     let me = pos.side_to_move();
     let done = || {
         verdict(
@@ -396,7 +396,7 @@ fn outcome(lesson: &Lesson, pos: &Position, mv: Move, after: &Position) -> Verdi
             }
             // The first of the opponent's winning answers, proven exactly.
             match winning_moves(after).first().copied() {
-                Some(reply) => Verdict {
+                Some(reply) => Judgement {
                     reply: Some(reply),
                     ..wrong("still_threat", json!({"move": reply.to_string()}))
                 },
@@ -431,7 +431,7 @@ mod tests {
     use punct_core::Variant;
     use std::collections::HashSet;
 
-    fn judged(l: &Lesson, mv: &str) -> Verdict {
+    fn judged(l: &Lesson, mv: &str) -> Judgement {
         judge(l, &l.start(), mv.parse().expect("a move")).0
     }
 

@@ -45,7 +45,7 @@ fn state(c: &mut Criterion) {
     let mut group = c.benchmark_group("state_json");
     for (name, moves) in GAMES {
         let g = game(moves);
-        group.bench_function(name, |b| b.iter(|| black_box(g.to_json().to_text())));
+        group.bench_function(name, |b| b.iter(|| black_box(g.view().to_text())));
     }
     group.finish();
 }

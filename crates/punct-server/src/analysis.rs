@@ -6,7 +6,7 @@
 //! people is being played, and a hint on the live position of a game
 //! against the AI marks that game assisted.
 
-mod verdict;
+mod forced;
 
 use crate::app::App;
 use crate::error::ApiError;
@@ -131,8 +131,8 @@ struct Found {
     result: SearchResult,
     /// The engine's lines, best first: distinct first moves.
     lines: Vec<Line>,
-    own: verdict::Verdict,
-    threat: verdict::Verdict,
+    own: forced::ForcedWin,
+    threat: forced::ForcedWin,
 }
 
 /// One of the engine's lines.
@@ -214,14 +214,14 @@ async fn analyse_on_worker(
         let share = |percent: u32| total * percent / 100;
         let stopped = || stop.load(Ordering::Relaxed);
         let own = if stopped() {
-            verdict::Verdict::skipped(&pos, pos.side_to_move())
+            forced::ForcedWin::skipped(&pos, pos.side_to_move())
         } else {
-            verdict::Verdict::own(&pos, share(OWN_SHARE), &stop)
+            forced::ForcedWin::own(&pos, share(OWN_SHARE), &stop)
         };
         let threat = if stopped() {
-            verdict::Verdict::skipped(&pos, pos.side_to_move().opponent())
+            forced::ForcedWin::skipped(&pos, pos.side_to_move().opponent())
         } else {
-            verdict::Verdict::threat(&pos, share(THREAT_SHARE), &stop)
+            forced::ForcedWin::threat(&pos, share(THREAT_SHARE), &stop)
         };
         let left = total
             .saturating_sub(started.elapsed())

@@ -32,7 +32,7 @@ pub(crate) struct Changed {
 pub(crate) struct Published(Arc<Texts>);
 
 pub(crate) struct Texts {
-    state: crate::state::State,
+    view: crate::view::GameView,
     full: std::sync::OnceLock<Arc<str>>,
     light: std::sync::OnceLock<Arc<str>>,
     compact: std::sync::OnceLock<Arc<str>>,
@@ -41,7 +41,7 @@ pub(crate) struct Texts {
 impl Published {
     pub(crate) fn of(game: &LiveGame) -> Published {
         Published(Arc::new(Texts {
-            state: game.to_json(),
+            view: game.view(),
             full: Default::default(),
             light: Default::default(),
             compact: Default::default(),
@@ -50,20 +50,20 @@ impl Published {
 
     pub(crate) fn full(&self) -> Arc<str> {
         let t = &self.0;
-        t.full.get_or_init(|| Arc::from(t.state.to_text())).clone()
+        t.full.get_or_init(|| Arc::from(t.view.to_text())).clone()
     }
 
     pub(crate) fn light(&self) -> Arc<str> {
         let t = &self.0;
         t.light
-            .get_or_init(|| Arc::from(t.state.to_text_without_legal()))
+            .get_or_init(|| Arc::from(t.view.to_text_without_legal()))
             .clone()
     }
 
     pub(crate) fn compact(&self) -> Arc<str> {
         let t = &self.0;
         t.compact
-            .get_or_init(|| Arc::from(t.state.to_text_compact()))
+            .get_or_init(|| Arc::from(t.view.to_text_compact()))
             .clone()
     }
 }

@@ -57,9 +57,9 @@ impl App {
     ) -> GameRow {
         let now = now_ms();
         let (white_token, black_token) = match mode {
-            Mode::Ai { side, .. } => {
+            Mode::Ai { ai_side, .. } => {
                 let t = Some(new_token(self, 24));
-                if side == Side::White {
+                if ai_side == Side::White {
                     (None, t)
                 } else {
                     (t, None)
@@ -88,7 +88,7 @@ impl App {
                 _ => None,
             },
             ai_side: match mode {
-                Mode::Ai { side, .. } => Some(side.name().to_string()),
+                Mode::Ai { ai_side, .. } => Some(ai_side.name().to_string()),
                 _ => None,
             },
             white_token,

@@ -26,7 +26,7 @@ mod review;
 mod scheduler;
 mod security;
 mod serve;
-mod state;
+mod view;
 mod web;
 
 pub use error::ApiError;

@@ -19,7 +19,7 @@ use punct_core::{Game, Move, Outcome, Record, Side, Variant};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use stats::{Sprt, Tally, Verdict};
+use stats::{Sprt, SprtDecision, Tally};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
@@ -615,7 +615,7 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
         None => time.tag(),
     };
     let mut totals = Totals::default();
-    let mut verdict = Verdict::Continue;
+    let mut verdict = SprtDecision::Continue;
     let mut llr = 0.0;
     let mut error = None;
 
@@ -631,7 +631,7 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
             // Games abandoned after the SPRT decided (`None`), or finished
             // after it, or after a failure to write, are not counted.
             let Some(f) = msg else { continue };
-            if verdict != Verdict::Continue || error.is_some() {
+            if verdict != SprtDecision::Continue || error.is_some() {
                 continue;
             }
             let text = account(&f, &plan, &names, &mut totals, &date, &tc_tag);
@@ -663,7 +663,7 @@ pub fn run(args: MatchArgs) -> Result<(), Failure> {
             if let Some(s) = &sprt {
                 llr = s.llr(&totals.tally);
                 verdict = s.verdict(llr);
-                if verdict != Verdict::Continue {
+                if verdict != SprtDecision::Continue {
                     plan.abort.store(true, Ordering::Relaxed);
                 }
             }
@@ -815,7 +815,7 @@ fn summary(
     totals: &Totals,
     sprt: Option<&Sprt>,
     llr: f64,
-    verdict: Verdict,
+    verdict: SprtDecision,
     max_games: usize,
     opening_source: &str,
     opening_count: usize,
@@ -882,9 +882,9 @@ fn summary(
         let (lower, upper) = s.bounds();
         let share = if llr >= 0.0 { llr / upper } else { llr / lower };
         let word = match verdict {
-            Verdict::AcceptH1 => "H1 accepted",
-            Verdict::AcceptH0 => "H0 accepted",
-            Verdict::Continue => "inconclusive",
+            SprtDecision::AcceptH1 => "H1 accepted",
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::Continue => "inconclusive",
         };
         out.push_str(&format!(
             "SPRT: llr {llr:.2} ({:.1} %), lbound {lower:.2}, ubound {upper:.2} - {word} \

@@ -204,7 +204,7 @@ pub struct Sprt {
 
 /// What the SPRT says so far.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum SprtDecision {
     AcceptH1,
     AcceptH0,
     Continue,
@@ -295,14 +295,14 @@ impl Sprt {
             .sum()
     }
 
-    pub fn verdict(&self, llr: f64) -> Verdict {
+    pub fn verdict(&self, llr: f64) -> SprtDecision {
         let (lower, upper) = self.bounds();
         if llr >= upper {
-            Verdict::AcceptH1
+            SprtDecision::AcceptH1
         } else if llr <= lower {
-            Verdict::AcceptH0
+            SprtDecision::AcceptH0
         } else {
-            Verdict::Continue
+            SprtDecision::Continue
         }
     }
 }
@@ -471,9 +471,9 @@ mod tests {
         assert_eq!(sprt.elo0, 0.0);
         assert_eq!(sprt.beta, 0.05);
         let (lo, hi) = sprt.bounds();
-        assert_eq!(sprt.verdict(hi), Verdict::AcceptH1);
-        assert_eq!(sprt.verdict(lo - 0.1), Verdict::AcceptH0);
-        assert_eq!(sprt.verdict(0.0), Verdict::Continue);
+        assert_eq!(sprt.verdict(hi), SprtDecision::AcceptH1);
+        assert_eq!(sprt.verdict(lo - 0.1), SprtDecision::AcceptH0);
+        assert_eq!(sprt.verdict(0.0), SprtDecision::Continue);
         for bad in [
             "elo0=10,elo1=0",
             "alpha=0",

@@ -7,8 +7,8 @@
 //! results and compiled in from `data/eval_weights.txt` (docs/TUNING.md).
 
 use super::weights_file;
+use crate::engine::Score;
 use crate::features::{self, extract_with, index, Mover, Needs, COUNT, NAMES};
-use crate::search::Score;
 use punct_core::{Position, Status, Variant};
 use std::sync::LazyLock;
 

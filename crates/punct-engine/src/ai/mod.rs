@@ -20,8 +20,8 @@ mod search;
 mod table;
 mod weights_file;
 
-use crate::search::{parse_spin, Budget, Engine, EngineOption, Info, Limits, SearchResult};
-use crate::solver::{self, Outcome, SolveLimits};
+use crate::engine::{parse_spin, Budget, Engine, EngineOption, Info, Limits, SearchResult};
+use crate::solver::{self, Proof, SolveLimits};
 use crate::tactics::{safe_moves, winning_moves};
 pub use eval::{evaluate_with, Weights};
 use eval::{to_score, MATE_BAND, WIN};
@@ -322,8 +322,8 @@ impl Ai {
         }
         let limits = Self::solver_limits(budget, limits, 8, 8);
         let s = solver::solve_until(pos, 2, &limits, budget.stop_flag());
-        match s.outcome {
-            Outcome::Proven { line } if !line.is_empty() => {
+        match s.proof {
+            Proof::Proven { line } if !line.is_empty() => {
                 let plies = 2 * s.depth - 1;
                 let r = Self::result(line[0], WIN - plies as i32, plies, s.nodes, line);
                 (Some(r), s.nodes)
@@ -341,7 +341,7 @@ impl Ai {
             return (false, 0);
         }
         let s = solver::solve_until(&after, 2, &limits, stop);
-        (matches!(s.outcome, Outcome::Proven { .. }), s.nodes)
+        (matches!(s.proof, Proof::Proven { .. }), s.nodes)
     }
 
     fn search_deep(
@@ -659,9 +659,9 @@ impl Engine for Ai {
 mod tests {
     use super::order::candidates;
     use super::*;
+    use crate::engine::Score;
     use crate::fixtures::WHITE_THREATENS;
     use crate::paths::distance_and_spread;
-    use crate::search::Score;
     use crate::tactics::has_winning_move;
     use crate::{Player, RandomPlayer};
     use punct_core::{Status, Variant};
@@ -1057,13 +1057,13 @@ mod tests {
             after.make(without.best);
             let s = solver::solve(&after, 2, &SolveLimits::default());
             assert!(
-                matches!(s.outcome, Outcome::Proven { .. }),
+                matches!(s.proof, Proof::Proven { .. }),
                 "{}: the solver replaced {} by {} but cannot prove {} loses ({:?})",
                 pos.to_position_string(),
                 without.best,
                 with.best,
                 without.best,
-                s.outcome
+                s.proof
             );
         }
     }

@@ -44,7 +44,7 @@ fn parse_mode(mode: &str, level: Option<u32>, creator: Side) -> Result<Mode, Api
         "ai" => match level.unwrap_or(4) {
             level @ 1..=4 => Mode::Ai {
                 level,
-                side: creator.opponent(),
+                ai_side: creator.opponent(),
             },
             level => {
                 return Err(ApiError::bad_request(
@@ -93,7 +93,7 @@ fn created(game: &LiveGame, creator: Side) -> Response {
             "invite": invite.as_ref().map(|(_, code)| format!("/game/{id}#invite={code}")),
             "spectate": format!("/game/{id}"),
         },
-        "game": game.to_json(),
+        "game": game.view(),
     });
     (StatusCode::CREATED, axum::Json(body)).into_response()
 }
@@ -261,8 +261,8 @@ pub(crate) async fn get_game(
     let slot = app.slot(&id).await?;
     let game = slot.game.lock().await;
     let mut state = match q.ply {
-        None => game.to_json(),
-        Some(ply) => game.to_json_at(ply).ok_or_else(|| {
+        None => game.view(),
+        Some(ply) => game.view_at(ply).ok_or_else(|| {
             ApiError::bad_request(
                 "bad_ply",
                 format!(
@@ -368,10 +368,10 @@ pub(crate) async fn post_move(
     Path(id): Path<String>,
     Body(req): Body<MoveRequest>,
 ) -> Result<Response, ApiError> {
-    let state = app
+    let changed = app
         .change_by(client, &id, |g| g.play(&req.token, &req.mv, req.ply))
         .await?;
-    Ok(json_text(StatusCode::OK, state.state.to_string()))
+    Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }
 
 #[derive(Deserialize)]
@@ -386,8 +386,8 @@ pub(crate) async fn post_resign(
     Path(id): Path<String>,
     Body(req): Body<TokenOnly>,
 ) -> Result<Response, ApiError> {
-    let state = app.change_by(client, &id, |g| g.resign(&req.token)).await?;
-    Ok(json_text(StatusCode::OK, state.state.to_string()))
+    let changed = app.change_by(client, &id, |g| g.resign(&req.token)).await?;
+    Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }
 
 #[derive(Deserialize)]
@@ -403,10 +403,10 @@ pub(crate) async fn post_draw(
     Path(id): Path<String>,
     Body(req): Body<ActionRequest>,
 ) -> Result<Response, ApiError> {
-    let state = app
+    let changed = app
         .change_by(client, &id, |g| g.draw(&req.token, &req.action))
         .await?;
-    Ok(json_text(StatusCode::OK, state.state.to_string()))
+    Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }
 
 pub(crate) async fn post_takeback(
@@ -415,10 +415,10 @@ pub(crate) async fn post_takeback(
     Path(id): Path<String>,
     Body(req): Body<ActionRequest>,
 ) -> Result<Response, ApiError> {
-    let state = app
+    let changed = app
         .change_by(client, &id, |g| g.takeback(&req.token, &req.action))
         .await?;
-    Ok(json_text(StatusCode::OK, state.state.to_string()))
+    Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }
 
 #[derive(Deserialize)]
@@ -535,10 +535,10 @@ pub(crate) async fn post_name(
             .with("side", s)
         })?),
     };
-    let state = app
+    let changed = app
         .change_by(client, &id, |g| g.set_name(&req.token, side, name.clone()))
         .await?;
-    Ok(json_text(StatusCode::OK, state.state.to_string()))
+    Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }
 
 /// Offers, accepts or declines a rematch after the game (docs/API.md):

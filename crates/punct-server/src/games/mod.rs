@@ -14,7 +14,8 @@ use punct_store::GameRow;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// One person against the AI.
-    Ai { level: u32, side: Side },
+    /// `ai_side`: the side the AI plays (the person plays the other).
+    Ai { level: u32, ai_side: Side },
     /// Two people at one screen: one token moves for both.
     Hotseat,
     /// Two people, each with their seat's token.
@@ -147,7 +148,7 @@ impl LiveGame {
         let mode = match row.mode.as_str() {
             "ai" => Mode::Ai {
                 level: row.ai_level.unwrap_or(4),
-                side: row
+                ai_side: row
                     .ai_side
                     .as_deref()
                     .and_then(side_from_name)
@@ -178,7 +179,7 @@ impl LiveGame {
     /// The side the AI plays, in a game against it.
     pub fn ai_side(&self) -> Option<Side> {
         match self.mode {
-            Mode::Ai { side, .. } => Some(side),
+            Mode::Ai { ai_side, .. } => Some(ai_side),
             _ => None,
         }
     }
@@ -324,7 +325,7 @@ impl LiveGame {
     /// or `None` for a person who gave no name.
     pub fn player_name(&self, side: Side) -> Option<String> {
         match self.mode {
-            Mode::Ai { level, side: ai } if ai == side => Some(ai_name(level)),
+            Mode::Ai { level, ai_side } if ai_side == side => Some(ai_name(level)),
             _ => match side {
                 Side::White => self.row.white_name.clone(),
                 Side::Black => self.row.black_name.clone(),

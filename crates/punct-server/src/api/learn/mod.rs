@@ -8,7 +8,7 @@ mod puzzles;
 mod tutorial;
 
 use crate::app::App;
-use crate::state::position_state;
+use crate::view::position_view;
 use axum::Router;
 use punct_core::{Move, Position, Side, Status, Variant};
 use serde_json::{json, Value};
@@ -25,7 +25,7 @@ pub(crate) fn routes() -> Router<Arc<App>> {
 /// played, outlined; `None`: none), with its result; `with_legal`: the
 /// legal moves too.
 fn played_state(pos: &Position, last: Option<Move>, with_legal: bool) -> Value {
-    let mut state = position_state(pos);
+    let mut state = position_view(pos);
     state.set("last_move", json!(last.map(|m| m.to_string())));
     state.set("result", result_json(pos));
     state.into_value(with_legal)

@@ -7,7 +7,7 @@ use super::played_state;
 use crate::api::http::{json_text, Body};
 use crate::app::App;
 use crate::error::ApiError;
-use crate::state::position_state;
+use crate::view::position_view;
 use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -30,7 +30,7 @@ pub(super) fn routes() -> Router<Arc<App>> {
 /// (one lesson), or without them (the list).
 fn lesson_json(index: usize, l: &Lesson, legal: bool) -> Value {
     let pos = l.start();
-    let state = position_state(&pos).into_value(legal);
+    let state = position_view(&pos).into_value(legal);
     json!({
         "id": l.id,
         "index": index,

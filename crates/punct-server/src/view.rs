@@ -1,6 +1,6 @@
-//! The JSON the API shows of a game: its state (legal moves included,
-//! written straight from the move list), a replayed earlier state, the
-//! result in words, and a line for game lists.
+//! The JSON the API shows of a game, its "state": a [`GameView`] (legal
+//! moves included, written straight from the move list), a replayed
+//! earlier state, the result in words, and a line for game lists.
 
 use crate::games::{LiveGame, Mode};
 use punct_core::{Move, Outcome, Position, Side, Status, Variant};
@@ -11,12 +11,12 @@ use serde_json::{json, Map, Value};
 /// A game's JSON state: its fields, and the legal moves, which are most of
 /// it (thousands at the start) and so are written straight from the move
 /// list instead of through a string per move.
-pub struct State {
+pub struct GameView {
     fields: Map<String, Value>,
     legal: Vec<Move>,
 }
 
-impl State {
+impl GameView {
     /// Sets (or adds) a field.
     pub fn set(&mut self, key: &str, value: Value) {
         self.fields.insert(key.to_string(), value);
@@ -102,7 +102,7 @@ impl State {
     }
 }
 
-impl Serialize for State {
+impl Serialize for GameView {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         struct Notation<'a>(&'a Move);
         impl Serialize for Notation<'_> {
@@ -129,7 +129,7 @@ impl Serialize for State {
 /// with its cells, level, whether it bridges a gap and whether a legal move
 /// moves it; the stacks cell by cell, the reserves and the central counts),
 /// with the legal moves unless `over`.
-fn board_state(pos: &Position, over: bool) -> State {
+fn board_state(pos: &Position, over: bool) -> GameView {
     let legal: Vec<Move> = if over { Vec::new() } else { pos.legal_moves() };
     let movable: std::collections::HashSet<_> = legal
         .iter()
@@ -183,7 +183,7 @@ fn board_state(pos: &Position, over: bool) -> State {
         }
         Value::Object(m)
     };
-    let mut state = State {
+    let mut state = GameView {
         fields: Map::new(),
         legal,
     };
@@ -206,20 +206,20 @@ fn board_state(pos: &Position, over: bool) -> State {
 /// The state of a position outside any game (the rules page's diagrams,
 /// lessons and puzzles): the fields of a game's state that describe the
 /// board, with the legal moves unless it is over.
-pub(crate) fn position_state(pos: &Position) -> State {
+pub(crate) fn position_view(pos: &Position) -> GameView {
     board_state(pos, pos.status().is_over())
 }
 
 impl LiveGame {
     /// The whole state the page needs, legal moves included.
-    pub fn to_json(&self) -> State {
+    pub fn view(&self) -> GameView {
         let pos = self.position();
         let mut state = board_state(pos, self.is_over());
         state.extend(json!({
             "id": self.row.id,
             "mode": self.mode.name(),
             "ai": match self.mode {
-                Mode::Ai { level, side } => json!({"level": level, "side": side.name()}),
+                Mode::Ai { level, ai_side } => json!({"level": level, "side": ai_side.name()}),
                 _ => Value::Null,
             },
             "version": self.row.version,
@@ -260,7 +260,7 @@ impl LiveGame {
     /// The state after the first `ply` plies (for replaying), marked
     /// `"replay": true` with the game's full length in `"plies_total"`;
     /// `None` past the end.
-    pub fn to_json_at(&self, ply: usize) -> Option<State> {
+    pub fn view_at(&self, ply: usize) -> Option<GameView> {
         let total = self.game.len();
         if ply > total {
             return None;
@@ -277,7 +277,7 @@ impl LiveGame {
             past.row.takeback = None;
             past.notice = None;
         }
-        let mut state = past.to_json();
+        let mut state = past.view();
         state.set("replay", json!(true));
         state.set("ai_thinking", json!(false));
         state.set("plies_total", json!(total));

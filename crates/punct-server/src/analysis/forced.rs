@@ -4,7 +4,7 @@
 
 use punct_core::{Move, Position, Side};
 use punct_engine::puzzle::null_move;
-use punct_engine::solver::{solve_until, Outcome, Solution, SolveLimits};
+use punct_engine::solver::{solve_until, Proof, Solution, SolveLimits};
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -18,16 +18,16 @@ const NODES: u64 = 1_000_000;
 
 /// A verdict and the position it was reached in (the opponent's threat is
 /// solved on the position with the turn passed).
-pub(crate) struct Verdict {
+pub(crate) struct ForcedWin {
     solution: Option<Solution>,
     side: Side,
     from: Position,
 }
 
-impl Verdict {
+impl ForcedWin {
     /// Solves `pos` for the side to move within `time`, or until `stop`.
-    pub(crate) fn own(pos: &Position, time: Duration, stop: &AtomicBool) -> Verdict {
-        Verdict {
+    pub(crate) fn own(pos: &Position, time: Duration, stop: &AtomicBool) -> ForcedWin {
+        ForcedWin {
             solution: Some(solve_until(pos, DEPTH, &limits(time), stop)),
             side: pos.side_to_move(),
             from: pos.clone(),
@@ -37,15 +37,15 @@ impl Verdict {
     /// What the opponent of the side to move threatens: `pos` solved as if
     /// the side to move passed. A position where passing the turn ends the
     /// game has no threat to tell of ("none").
-    pub(crate) fn threat(pos: &Position, time: Duration, stop: &AtomicBool) -> Verdict {
+    pub(crate) fn threat(pos: &Position, time: Duration, stop: &AtomicBool) -> ForcedWin {
         let side = pos.side_to_move().opponent();
         match null_move(pos) {
-            Some(null) => Verdict {
+            Some(null) => ForcedWin {
                 solution: Some(solve_until(&null, DEPTH, &limits(time), stop)),
                 side,
                 from: null,
             },
-            None => Verdict {
+            None => ForcedWin {
                 solution: None,
                 side,
                 from: pos.clone(),
@@ -54,10 +54,10 @@ impl Verdict {
     }
 
     /// Not looked for: the analysis was stopped first.
-    pub(crate) fn skipped(pos: &Position, side: Side) -> Verdict {
-        Verdict {
+    pub(crate) fn skipped(pos: &Position, side: Side) -> ForcedWin {
+        ForcedWin {
             solution: Some(Solution {
-                outcome: Outcome::Unknown,
+                proof: Proof::Unknown,
                 attacker: side,
                 depth: DEPTH,
                 nodes: 0,
@@ -77,15 +77,15 @@ impl Verdict {
                 "line": [], "depth": DEPTH, "nodes": 0, "time_ms": 0,
             });
         };
-        let (verdict, moves, by, line) = match &s.outcome {
-            Outcome::Proven { line } => (
+        let (verdict, moves, by, line) = match &s.proof {
+            Proof::Proven { line } => (
                 "win",
                 Value::from(s.depth),
                 Value::from(win_kind(&self.from, line, s.attacker)),
                 line.iter().map(Move::to_string).collect(),
             ),
-            Outcome::Disproven => ("none", Value::Null, Value::Null, Vec::new()),
-            Outcome::Unknown => ("unknown", Value::Null, Value::Null, Vec::new()),
+            Proof::Disproven => ("none", Value::Null, Value::Null, Vec::new()),
+            Proof::Unknown => ("unknown", Value::Null, Value::Null, Vec::new()),
         };
         json!({
             "verdict": verdict,
