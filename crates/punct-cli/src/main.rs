@@ -1,5 +1,7 @@
-//! `punct`: the PÜNCT command line. A thin layer over `punct-core` (rules)
-//! and `punct-engine` (opponents); every flag is defined once, here.
+//! `punct`: the PÜNCT command line: argument parsing, the terminal game
+//! and the match runner, over the library crates (rules, engines, the
+//! engine protocol, tuning, storage, the server); every flag is defined
+//! once, here.
 
 mod bench;
 mod date;

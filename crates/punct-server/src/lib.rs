@@ -1,10 +1,15 @@
-//! The PÜNCT game server behind `punct serve`: games kept in SQLite, a JSON
-//! HTTP API, WebSocket live updates, the AI as a bounded background worker,
-//! and the web page (embedded in the binary).
+//! The PÜNCT game server's runtime behind `punct serve`: the connection
+//! layer, the JSON API and live sockets (`api/`), the games held in memory
+//! and the one way to change one (`change.rs` over `app.rs`), the AI's
+//! moves and its fair scheduler, clocks, presence, post-game reviews,
+//! limits, security and metrics, and the web page (embedded in the
+//! binary). Games are kept by `punct-store` (SQLite, or PostgreSQL shared
+//! by several instances); the learning content comes from `punct-learn`.
 //!
-//! Request flow for anything that changes a game: lock the game, apply the
-//! change in memory, commit it to the database, and only then answer and
-//! push the new state to every watcher. A failed commit restores the game.
+//! Anything that changes a game goes one way: lock the game, apply the
+//! change in memory, commit it to the database at the version it was read
+//! (`App::commit`), and only then answer and push the new state to every
+//! watcher. A failed commit restores the game.
 
 mod ai;
 mod analysis;
