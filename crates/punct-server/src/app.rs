@@ -1,6 +1,10 @@
 //! The games in memory: each game's slot (its lock, its watchers' channel,
-//! its AI state) and the one way to change a game: lock, apply, commit,
-//! publish.
+//! its AI state, its clock's timer, its presence), the commit every change
+//! goes through (write at the version read, then publish, queue the
+//! review, count the moves, stop the AI's stale search), reading a game
+//! again that another instance changed, the flag that falls at a clock's
+//! deadline, and housekeeping. Finding or loading a game and applying a
+//! change to it is `change.rs`, above this module.
 
 use crate::clock::Timer;
 use crate::error::ApiError;
