@@ -49,9 +49,9 @@ fn a_flood_of_ai_games_does_not_hold_up_another_clients_game() {
     const MOVETIME: u64 = 300;
     const FLOOD: usize = 40;
     // Two workers, one job at a time per client (the default for two).
-    let server = Server::start_ai_flags(
-        MOVETIME,
-        &[
+    let server = Server::builder()
+        .ai_movetime(MOVETIME)
+        .flags(&[
             "--ai-workers",
             "2",
             "--ai-queue-per-client",
@@ -61,8 +61,8 @@ fn a_flood_of_ai_games_does_not_hold_up_another_clients_game() {
             "--rate-move",
             "off",
             "--trust-proxy",
-        ],
-    );
+        ])
+        .start();
     let b = created_as(
         &server,
         B,
@@ -134,9 +134,9 @@ fn a_flood_of_ai_games_does_not_hold_up_another_clients_game() {
 fn a_clients_ai_queue_is_bounded_and_refusals_change_nothing() {
     // One worker thinking long enough that nothing leaves the queue
     // during the test.
-    let server = Server::start_ai_flags(
-        5000,
-        &[
+    let server = Server::builder()
+        .ai_movetime(5000)
+        .flags(&[
             "--ai-workers",
             "1",
             "--ai-queue-per-client",
@@ -146,8 +146,8 @@ fn a_clients_ai_queue_is_bounded_and_refusals_change_nothing() {
             "--rate-move",
             "off",
             "--trust-proxy",
-        ],
-    );
+        ])
+        .start();
     let ai_first = json!({"mode": "ai", "level": 4, "side": "black"});
     // A's own game where A moves first (no AI job yet).
     let mine = created_as(
@@ -199,16 +199,16 @@ fn a_clients_ai_queue_is_bounded_and_refusals_change_nothing() {
 
 #[test]
 fn analyses_whose_clients_hung_up_stop_at_once() {
-    let server = Server::start_ai_flags(
-        50,
-        &[
+    let server = Server::builder()
+        .ai_movetime(50)
+        .flags(&[
             "--ai-workers",
             "1",
             "--rate-analyse",
             "off",
             "--trust-proxy",
-        ],
-    );
+        ])
+        .start();
     // The longest analysis the server allows.
     let body = r#"{"movetime": 5000}"#;
     let request = format!(
@@ -276,7 +276,7 @@ fn analyses_whose_clients_hung_up_stop_at_once() {
 
 #[test]
 fn an_ai_move_that_cannot_be_saved_is_tried_again_later() {
-    let server = Server::start_ai_flags(300, &[]);
+    let server = Server::builder().ai_movetime(300).flags(&[]).start();
     let g = server.create(json!({"mode": "ai", "level": 4, "side": "white"}));
     let s = server.play_ok(&g.id, g.white(), FIRST);
     assert_eq!(s["ai_thinking"], true);

@@ -448,7 +448,7 @@ fn analysis_answers_promptly(server: &Server) {
 #[test]
 fn a_takeback_or_resignation_stops_the_ai_thinking() {
     // One AI worker that would think a minute per move.
-    let server = Server::start_ai(60_000, 1);
+    let server = Server::builder().ai_movetime(60_000).ai_workers(1).start();
     let g = server.create(json!({"mode": "ai", "level": 4, "side": "white"}));
     let s = server.play_ok(&g.id, g.white(), FIRST);
     assert_eq!(s["ai_thinking"], true);

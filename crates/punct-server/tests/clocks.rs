@@ -335,12 +335,12 @@ fn the_increment_is_added_and_a_takeback_restarts_the_clock() {
 #[test]
 fn a_running_clock_survives_a_restart() {
     let dir = TempDir::new("clock-restart");
-    let mut server = Server::start_in(dir.path());
+    let mut server = Server::builder().data_dir(dir.path()).start();
     let g = server.create_online_clock(json!({"type": "realtime", "initial": 5, "increment": 0}));
     let state = server.state(&g.id);
     let due = deadline(&state);
     server.kill();
-    let server = Server::start_in(dir.path());
+    let server = Server::builder().data_dir(dir.path()).start();
     // Only the list is read (it does not load the game): the server finds
     // the running clock by itself.
     let start = Instant::now();

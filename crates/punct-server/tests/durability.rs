@@ -15,7 +15,7 @@ const SIDES: [&str; 2] = ["white", "black"];
 #[test]
 fn acknowledged_moves_survive_sigkill() {
     let dir = TempDir::new("durable");
-    let mut server = Server::start_in(dir.path());
+    let mut server = Server::builder().data_dir(dir.path()).start();
     let g = server.create_online();
     let over = server.create_online();
     let mut rng = Rng::new(11);
@@ -45,7 +45,7 @@ fn acknowledged_moves_survive_sigkill() {
         server.base
     );
 
-    let server = Server::start_in(dir.path());
+    let server = Server::builder().data_dir(dir.path()).start();
     let after = server.state(&g.id);
     assert_eq!(moves(&after), acked, "every acknowledged move, in order");
     assert_eq!(after["ply"], 20);
@@ -92,7 +92,7 @@ fn a_kill_in_the_middle_of_moving_loses_nothing_with_sync_normal() {
 
 fn kill_in_the_middle_of_moving(flags: &[&str]) {
     let dir = TempDir::new("midmove");
-    let mut server = Server::start_with_flags(dir.path(), flags);
+    let mut server = Server::builder().data_dir(dir.path()).flags(flags).start();
     let g = server.create_online();
     let start = server.state(&g.id);
 
@@ -141,7 +141,7 @@ fn kill_in_the_middle_of_moving(flags: &[&str]) {
         acked.len()
     );
 
-    let server = Server::start_with_flags(dir.path(), flags);
+    let server = Server::builder().data_dir(dir.path()).flags(flags).start();
     let kept = moves(&server.state(&g.id));
     assert!(
         kept.len() == acked.len() || kept.len() == acked.len() + 1,
@@ -181,7 +181,7 @@ fn the_ai_moves_after_a_restart_when_it_was_its_turn() {
     let wait = Duration::from_secs(30);
 
     // First run: two rounds against the AI (level 4 uses all its time).
-    let mut server = Server::start_in(dir.path());
+    let mut server = Server::builder().data_dir(dir.path()).start();
     let g = server.create(json!({"mode": "ai", "level": 4, "side": "white"}));
     let token = g.white();
     let mut rng = Rng::new(3);
@@ -196,7 +196,10 @@ fn the_ai_moves_after_a_restart_when_it_was_its_turn() {
 
     // Second run: the AI thinks a minute per move; the server dies while
     // it thinks.
-    let mut server = Server::start_with(dir.path(), 60_000);
+    let mut server = Server::builder()
+        .data_dir(dir.path())
+        .ai_movetime(60_000)
+        .start();
     let s = server.state(&g.id);
     assert_eq!(moves(&s), before, "the AI's moves were kept");
     assert_eq!(s["ai_thinking"], false);
@@ -210,7 +213,7 @@ fn the_ai_moves_after_a_restart_when_it_was_its_turn() {
     server.kill();
 
     // Third run: the AI answers by itself, before anyone opens the game.
-    let server = Server::start_in(dir.path());
+    let server = Server::builder().data_dir(dir.path()).start();
     let t0 = Instant::now();
     while listed_ply(&server, &g.id) != Some(6) {
         assert!(
@@ -234,7 +237,7 @@ fn the_ai_moves_after_a_restart_when_it_was_its_turn() {
 #[test]
 fn sigterm_stops_promptly_with_live_sockets_open() {
     let dir = TempDir::new("term");
-    let mut server = Server::start_in(dir.path());
+    let mut server = Server::builder().data_dir(dir.path()).start();
     let g = server.create_online();
     let s = server.play_ok(&g.id, g.white(), "C@B7/2");
     let mut watchers: Vec<common::Ws> = (0..3).map(|_| server.live(&g.id)).collect();
@@ -251,7 +254,7 @@ fn sigterm_stops_promptly_with_live_sockets_open() {
         let end = ws.try_recv();
         assert!(end.is_err(), "a message after shutdown: {end:?}");
     }
-    let server = Server::start_in(dir.path());
+    let server = Server::builder().data_dir(dir.path()).start();
     let after: Value = server.state(&g.id);
     assert_eq!(after["moves"], s["moves"]);
     assert_eq!(after["version"], s["version"]);

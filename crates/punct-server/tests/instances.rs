@@ -41,8 +41,8 @@ fn instances_with(
     all.extend_from_slice(flags);
     let servers = (0..n)
         .map(|_| match ai_movetime {
-            Some(ms) => Server::start_ai_flags(ms, &all),
-            None => Server::start_flags_own(&all),
+            Some(ms) => Server::builder().ai_movetime(ms).flags(&all).start(),
+            None => Server::builder().flags(&all).start(),
         })
         .collect();
     Some((servers, url))

@@ -357,7 +357,7 @@ fn a_version_1_database_is_migrated_and_its_game_plays_on() {
 #[test]
 fn a_damaged_stored_game_is_a_json_error_naming_the_move() {
     let dir = TempDir::new("damaged");
-    let mut server = Server::start_in(dir.path());
+    let mut server = Server::builder().data_dir(dir.path()).start();
     let mut games = Vec::new();
     for _ in 0..4 {
         let g = server.create_online();
@@ -394,7 +394,7 @@ fn a_damaged_stored_game_is_a_json_error_naming_the_move() {
         &format!("{} {} {bad}", played_i[0], played_i[1]),
     );
 
-    let server = Server::start_in(dir.path());
+    let server = Server::builder().data_dir(dir.path()).start();
     let answer = server.get(&format!("/api/games/{}", first.id));
     assert_error(&answer, 500, "internal");
     let m = message(&answer);
@@ -436,7 +436,7 @@ fn a_damaged_stored_game_is_a_json_error_naming_the_move() {
 fn every_new_game_gets_its_own_id_and_all_load_back() {
     let dir = TempDir::new("ids");
     let flags = ["--rate-create", "off"];
-    let mut server = Server::start_with_flags(dir.path(), &flags);
+    let mut server = Server::builder().data_dir(dir.path()).flags(&flags).start();
     let mut created = Vec::new();
     for i in 0..300 {
         let mode = if i % 2 == 0 { "online" } else { "hotseat" };
@@ -461,7 +461,7 @@ fn every_new_game_gets_its_own_id_and_all_load_back() {
         .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
         .unwrap();
     assert_eq!(count, 300);
-    let server = Server::start_with_flags(dir.path(), &flags);
+    let server = Server::builder().data_dir(dir.path()).flags(&flags).start();
     for g in &created {
         let state = server.state(&g.id);
         assert_eq!(state["id"], g.id.as_str());

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 /// A server on a fresh directory with `flags`.
 fn server(flags: &[&str]) -> (Server, TempDir) {
     let dir = TempDir::new("limits");
-    let s = Server::start_with_flags(dir.path(), flags);
+    let s = Server::builder().data_dir(dir.path()).flags(flags).start();
     (s, dir)
 }
 
@@ -373,7 +373,11 @@ fn a_server_short_of_file_descriptors_answers_instead_of_hanging() {
     // Measured before the connection layer: under a 256-file limit, 300
     // idle connections made real requests time out.
     let dir = TempDir::new("limits");
-    let s = Server::start_with_open_files(dir.path(), 256, &["--header-timeout", "3"]);
+    let s = Server::builder()
+        .data_dir(dir.path())
+        .open_files(256)
+        .flags(&["--header-timeout", "3"])
+        .start();
     let idle: Vec<TcpStream> = (0..300)
         .filter_map(|_| TcpStream::connect(&s.addr).ok())
         .collect();
@@ -661,10 +665,10 @@ fn finished_and_idle_games_leave_memory_and_come_back() {
 #[test]
 fn shutdown_does_not_wait_for_a_half_sent_request() {
     let dir = TempDir::new("limits");
-    let mut s = Server::start_with_flags(
-        dir.path(),
-        &["--header-timeout", "600", "--shutdown-grace", "2"],
-    );
+    let mut s = Server::builder()
+        .data_dir(dir.path())
+        .flags(&["--header-timeout", "600", "--shutdown-grace", "2"])
+        .start();
     let g = s.create(json!({"mode": "hotseat"}));
     let mut half = TcpStream::connect(&s.addr).unwrap();
     half.write_all(

@@ -378,7 +378,10 @@ fn run_games(servers: &[&Server], n: usize, seed: u64, think: (u64, u64)) -> Rep
 fn two_hundred_games_at_once_over_live_sockets() {
     let sync = std::env::var("PUNCT_LOAD_SYNC").unwrap_or_else(|_| "full".to_string());
     let dir = common::TempDir::new("load");
-    let server = Server::start_with_flags(dir.path(), &["--sync", &sync, "--trust-proxy"]);
+    let server = Server::builder()
+        .data_dir(dir.path())
+        .flags(&["--sync", &sync, "--trust-proxy"])
+        .start();
     println!("punct serve --sync {sync}");
     // A game alone first, for comparison.
     let alone = run_games(&[&server], 1, 1, (0, 0));
@@ -416,7 +419,11 @@ fn two_hundred_games_on_three_instances_sharing_postgres() {
     }
     let url = common::postgres_database(&format!("punct_load_{}", std::process::id()));
     let servers: Vec<Server> = (0..3)
-        .map(|_| Server::start_flags_own(&["--database", &url, "--trust-proxy"]))
+        .map(|_| {
+            Server::builder()
+                .flags(&["--database", &url, "--trust-proxy"])
+                .start()
+        })
         .collect();
     let servers: Vec<&Server> = servers.iter().collect();
     println!("three instances of punct serve --database {url}");
@@ -490,7 +497,10 @@ fn idle_live_sockets_memory() {
         ("player, full states", ""),
     ] {
         let dir = common::TempDir::new("sockets");
-        let server = Server::start_with_flags(dir.path(), &open_flags);
+        let server = Server::builder()
+            .data_dir(dir.path())
+            .flags(&open_flags)
+            .start();
         let g = server.create(json!({"mode": "hotseat"}));
         // A game some way in: pieces on the board, thousands of legal moves.
         let mut state = server.state(&g.id);
@@ -528,7 +538,10 @@ fn idle_live_sockets_memory() {
     // The most at once: spectators until the server or this process runs
     // out of file descriptors (or 19,000).
     let dir = common::TempDir::new("sockets");
-    let server = Server::start_with_flags(dir.path(), &open_flags);
+    let server = Server::builder()
+        .data_dir(dir.path())
+        .flags(&open_flags)
+        .start();
     let g = server.create(json!({"mode": "hotseat"}));
     let path = format!("/api/games/{}/live?legal_moves=false", g.id);
     let before = resident(server.pid());

@@ -254,7 +254,10 @@ fn db_copy_moves_every_game_between_sqlite_and_postgres_losslessly() {
     {
         // A server of its own on SQLite, whatever backend this run tests.
         let file = format!("sqlite:{}", dir.path().join("games.sqlite3").display());
-        let server = Server::start_with_flags(dir.path(), &["--database", &file]);
+        let server = Server::builder()
+            .data_dir(dir.path())
+            .flags(&["--database", &file])
+            .start();
         ids = play_some_games(&server);
         for id in &ids {
             states.push(server.state(id));
@@ -278,7 +281,7 @@ fn db_copy_moves_every_game_between_sqlite_and_postgres_losslessly() {
     );
     // Served from PostgreSQL, every game reads as it did from SQLite.
     {
-        let back = Server::start_flags_own(&["--database", &pg]);
+        let back = Server::builder().flags(&["--database", &pg]).start();
         for (id, before) in ids.iter().zip(&states) {
             let mut now = back.state(id);
             let mut before = before.clone();
@@ -359,8 +362,8 @@ fn two_instances_race_one_ply_and_each_sees_the_others_moves() {
         return;
     };
     let pg = postgres_database(&fresh_name("two"));
-    let a = Server::start_flags_own(&["--database", &pg]);
-    let b = Server::start_flags_own(&["--database", &pg]);
+    let a = Server::builder().flags(&["--database", &pg]).start();
+    let b = Server::builder().flags(&["--database", &pg]).start();
     let g = a.create(json!({"mode": "hotseat"}));
     let token = g.white.clone().unwrap();
     // Both instances hold the game in memory.
@@ -396,7 +399,7 @@ fn the_readiness_check_fails_while_the_database_refuses_and_recovers() {
     };
     let name = fresh_name("health");
     let url = postgres_database(&name);
-    let server = Server::start_flags_own(&["--database", &url]);
+    let server = Server::builder().flags(&["--database", &url]).start();
     let (status, body) = server.get("/api/health");
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["database"]["kind"], "postgres");

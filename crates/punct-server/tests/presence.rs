@@ -122,7 +122,7 @@ fn the_ais_side_and_an_open_seat_are_never_away() {
 
 #[test]
 fn abandonment_is_refused_before_abandon_after_and_allowed_after() {
-    let server = Server::start_flags_own(&["--abandon-after", "2s"]);
+    let server = Server::builder().flags(&["--abandon-after", "2s"]).start();
     let g = server.create_online_clock(realtime());
     let (mut white, _) = connect(&server, &g.id);
     hello(&mut white, Some(g.white()), 1);
@@ -173,7 +173,7 @@ fn abandonment_is_refused_before_abandon_after_and_allowed_after() {
 
 #[test]
 fn abandonment_over_the_live_socket_and_where_it_does_not_apply() {
-    let server = Server::start_flags_own(&["--abandon-after", "2s"]);
+    let server = Server::builder().flags(&["--abandon-after", "2s"]).start();
     // Black claimed the seat but never connected: away since then.
     let g = server.create_online_clock(realtime());
     let (mut white, _) = connect(&server, &g.id);

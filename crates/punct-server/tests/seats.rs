@@ -423,7 +423,7 @@ fn a_live_socket_with_an_unclaimed_seat_refuses_its_moves() {
 fn renewing_while_the_ai_thinks_does_not_stop_it_for_good() {
     // A renewal is a change of the game, which stops the AI's search of
     // the moment; the AI must still answer.
-    let server = Server::start_ai(1000, 1);
+    let server = Server::builder().ai_movetime(1000).ai_workers(1).start();
     // Level 4 thinks its whole second.
     let g = server.create(json!({"mode": "ai", "level": 4, "side": "white"}));
     let s = server.play_ok(&g.id, g.white(), FIRST);
@@ -443,7 +443,7 @@ fn renewing_while_the_ai_thinks_does_not_stop_it_for_good() {
 fn invites_and_renewed_tokens_survive_a_restart() {
     let dir = common::TempDir::new("seats");
     let (id, code, old, new) = {
-        let server = Server::start_in(dir.path());
+        let server = Server::builder().data_dir(dir.path()).start();
         let g = server.create(json!({"mode": "online"}));
         let (status, renewed) = server.renew_token(&g.id, g.white());
         assert_eq!(status, 200, "{renewed}");
@@ -455,7 +455,7 @@ fn invites_and_renewed_tokens_survive_a_restart() {
             new,
         )
     };
-    let server = Server::start_in(dir.path());
+    let server = Server::builder().data_dir(dir.path()).start();
     assert_eq!(server.state(&id)["invite_open"], "black");
     assert_error(&server.play(&id, &old, FIRST), 403, "bad_token");
     server.play_ok(&id, &new, FIRST);

@@ -176,7 +176,10 @@ fn a_rematch_swaps_the_colours_and_each_player_keeps_their_token() {
 #[test]
 fn against_the_ai_a_rematch_starts_at_once_and_the_ai_takes_the_other_colour() {
     let dir = TempDir::new("rematch-ai");
-    let server = Server::start_with(dir.path(), 50);
+    let server = Server::builder()
+        .data_dir(dir.path())
+        .ai_movetime(50)
+        .start();
     let g = server.create(json!({"mode": "ai", "level": 1, "side": "white"}));
     resign(&server, &g.id, g.white());
     let (status, state) = server.post(

@@ -208,57 +208,93 @@ pub struct Server {
     _owned_dir: Option<TempDir>,
 }
 
+/// How a test starts `punct serve`: `Server::builder()`, then what differs
+/// from the defaults (a fresh data directory of its own, AI moves of
+/// [`AI_MOVETIME_MS`], one AI worker per core, no extra flags), then
+/// `start()`.
+#[must_use]
+pub struct ServerBuilder {
+    data_dir: Option<PathBuf>,
+    ai_movetime_ms: u64,
+    ai_workers: Option<u32>,
+    flags: Vec<String>,
+    open_files: Option<u32>,
+}
+
+impl ServerBuilder {
+    /// Keeps the games in `dir`, which outlives the server (a restarted
+    /// server finds them there).
+    pub fn data_dir(mut self, dir: &Path) -> ServerBuilder {
+        self.data_dir = Some(dir.to_path_buf());
+        self
+    }
+
+    /// The AI thinks this long per move.
+    pub fn ai_movetime(mut self, ms: u64) -> ServerBuilder {
+        self.ai_movetime_ms = ms;
+        self
+    }
+
+    /// This many AI searches at once.
+    pub fn ai_workers(mut self, n: u32) -> ServerBuilder {
+        self.ai_workers = Some(n);
+        self
+    }
+
+    /// These extra `punct serve` flags.
+    pub fn flags(mut self, flags: &[&str]) -> ServerBuilder {
+        self.flags.extend(flags.iter().map(|f| f.to_string()));
+        self
+    }
+
+    /// The server may open at most `n` files (its `ulimit -n`, set by a
+    /// shell that then runs it).
+    pub fn open_files(mut self, n: u32) -> ServerBuilder {
+        self.open_files = Some(n);
+        self
+    }
+
+    pub fn start(self) -> Server {
+        let flags: Vec<&str> = self.flags.iter().map(String::as_str).collect();
+        match &self.data_dir {
+            Some(dir) => Server::launch(
+                self.open_files,
+                dir,
+                self.ai_movetime_ms,
+                self.ai_workers,
+                &flags,
+            ),
+            None => {
+                let dir = TempDir::new("data");
+                let mut s = Server::launch(
+                    self.open_files,
+                    dir.path(),
+                    self.ai_movetime_ms,
+                    self.ai_workers,
+                    &flags,
+                );
+                s._owned_dir = Some(dir);
+                s
+            }
+        }
+    }
+}
+
 impl Server {
-    /// A server on a fresh data directory of its own.
+    /// What differs from the defaults, then `start()`.
+    pub fn builder() -> ServerBuilder {
+        ServerBuilder {
+            data_dir: None,
+            ai_movetime_ms: AI_MOVETIME_MS,
+            ai_workers: None,
+            flags: Vec::new(),
+            open_files: None,
+        }
+    }
+
+    /// A server with every default: `Server::builder().start()`.
     pub fn start() -> Server {
-        let dir = TempDir::new("data");
-        let mut s = Server::start_in(dir.path());
-        s._owned_dir = Some(dir);
-        s
-    }
-
-    /// A server on `data_dir` (which outlives it), AI moves of
-    /// [`AI_MOVETIME_MS`].
-    pub fn start_in(data_dir: &Path) -> Server {
-        Server::start_with(data_dir, AI_MOVETIME_MS)
-    }
-
-    /// A server on `data_dir` whose AI thinks `ai_movetime_ms` per move.
-    pub fn start_with(data_dir: &Path, ai_movetime_ms: u64) -> Server {
-        Server::start_opts(data_dir, ai_movetime_ms, None)
-    }
-
-    /// A server on a fresh data directory of its own whose AI thinks
-    /// `ai_movetime_ms` per move, with `ai_workers` searches at once.
-    pub fn start_ai(ai_movetime_ms: u64, ai_workers: u32) -> Server {
-        let dir = TempDir::new("data");
-        let mut s = Server::start_opts(dir.path(), ai_movetime_ms, Some(ai_workers));
-        s._owned_dir = Some(dir);
-        s
-    }
-
-    /// A server on `data_dir` with these extra `punct serve` flags.
-    pub fn start_with_flags(data_dir: &Path, flags: &[&str]) -> Server {
-        Server::start_flags(data_dir, AI_MOVETIME_MS, None, flags)
-    }
-
-    fn start_opts(data_dir: &Path, ai_movetime_ms: u64, ai_workers: Option<u32>) -> Server {
-        Server::start_flags(data_dir, ai_movetime_ms, ai_workers, &[])
-    }
-
-    fn start_flags(
-        data_dir: &Path,
-        ai_movetime_ms: u64,
-        ai_workers: Option<u32>,
-        flags: &[&str],
-    ) -> Server {
-        Server::launch(None, data_dir, ai_movetime_ms, ai_workers, flags)
-    }
-
-    /// A server on `data_dir` with these flags that may open at most
-    /// `open_files` files (its `ulimit -n`, set by a shell that then runs it).
-    pub fn start_with_open_files(data_dir: &Path, open_files: u32, flags: &[&str]) -> Server {
-        Server::launch(Some(open_files), data_dir, AI_MOVETIME_MS, None, flags)
+        Server::builder().start()
     }
 
     fn launch(
@@ -823,15 +859,6 @@ impl Server {
 // ------------------------------------------------------------ AI limits
 
 impl Server {
-    /// A server on a fresh data directory of its own whose AI thinks
-    /// `ai_movetime_ms` per move, with these extra `punct serve` flags.
-    pub fn start_ai_flags(ai_movetime_ms: u64, flags: &[&str]) -> Server {
-        let dir = TempDir::new("data");
-        let mut s = Server::start_flags(dir.path(), ai_movetime_ms, None, flags);
-        s._owned_dir = Some(dir);
-        s
-    }
-
     /// POST `body` as JSON to `path` as the client at `ip` (sent as
     /// `X-Forwarded-For`: the server must run with `--trust-proxy`): the
     /// status, the headers and the body as JSON.
@@ -924,12 +951,6 @@ impl Ws {
 }
 
 impl Server {
-    /// A server on a fresh data directory of its own with these extra
-    /// `punct serve` flags.
-    pub fn start_flags_own(flags: &[&str]) -> Server {
-        Server::start_ai_flags(AI_MOVETIME_MS, flags)
-    }
-
     /// Claims the win by abandonment with `token`.
     pub fn abandon(&self, id: &str, token: &str) -> (u16, Value) {
         self.post(
