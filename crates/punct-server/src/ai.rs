@@ -229,7 +229,7 @@ async fn think_and_play(app: &Arc<App>, slot: &Arc<Slot>, ticket: Ticket) -> End
                 return Ended::Done;
             }
             Err(e) => {
-                eprintln!("punct serve: game {id}: claiming the AI's move: {e}");
+                tracing::warn!("game {id}: claiming the AI's move: {e}");
                 return Ended::Failed(NOT_SAVED);
             }
         }
@@ -273,7 +273,7 @@ async fn think_and_play(app: &Arc<App>, slot: &Arc<Slot>, ticket: Ticket) -> End
         })
         .await;
         let Ok(result) = searched else {
-            eprintln!("punct serve: the AI search failed");
+            tracing::warn!("the AI search failed");
             return Ended::Failed(NO_MOVE);
         };
         // A search stopped by a change is not worth playing: think again
@@ -304,7 +304,7 @@ async fn save_move(app: &Arc<App>, slot: &Arc<Slot>, pos: &Position, best: Move)
         }
         let before = game.clone();
         if let Err(e) = game.play_ai(best) {
-            eprintln!("punct serve: game {}: {e}", game.row.id);
+            tracing::warn!("game {}: {e}", game.row.id);
             *game = before;
             return Ended::Failed(NO_MOVE);
         }
@@ -316,10 +316,7 @@ async fn save_move(app: &Arc<App>, slot: &Arc<Slot>, pos: &Position, best: Move)
                 // sharing the database): read it again; if it is still the
                 // AI's turn, think again about it.
                 if let Err(e) = app.reload(slot, &mut game).await {
-                    eprintln!(
-                        "punct serve: game {}: reading it again: {}",
-                        game.row.id, e.message
-                    );
+                    tracing::warn!("game {}: reading it again: {}", game.row.id, e.message);
                 }
                 if game.ai_to_move() {
                     return Ended::Again;
@@ -329,10 +326,7 @@ async fn save_move(app: &Arc<App>, slot: &Arc<Slot>, pos: &Position, best: Move)
                 return Ended::Done;
             }
             Err(e) => {
-                eprintln!(
-                    "punct serve: game {}: saving the AI's move: {e}",
-                    game.row.id
-                );
+                tracing::warn!("game {}: saving the AI's move: {e}", game.row.id);
             }
         }
     }

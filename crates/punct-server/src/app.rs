@@ -342,10 +342,7 @@ pub(crate) async fn follow_changes(
                     return;
                 }
                 if let Err(e) = app.reload(&slot, &mut game).await {
-                    eprintln!(
-                        "punct serve: game {}: reading it again: {}",
-                        game.row.id, e.message
-                    );
+                    tracing::warn!("game {}: reading it again: {}", game.row.id, e.message);
                 }
             });
         }
@@ -441,7 +438,7 @@ async fn run_timer(app: Weak<App>, slot: Arc<Slot>, timer: Arc<Timer>) {
             _ = tokio::time::sleep(Duration::from_millis(wait.max(0) as u64)) => {
                 let Some(app) = app.upgrade() else { return };
                 if let Err(e) = app.settle_clock(&slot).await {
-                    eprintln!("punct serve: game {}: ending it on time: {}", slot_id(&slot).await, e.message);
+                    tracing::warn!("game {}: ending it on time: {}", slot_id(&slot).await, e.message);
                     tokio::time::sleep(Duration::from_secs(1)).await;
                 }
             }

@@ -169,7 +169,7 @@ pub(crate) async fn keep_clocks(app: Arc<App>) {
                     let _ = app.slot(&id).await;
                 }
             }
-            Err(e) => eprintln!("punct serve: looking for running clocks: {e}"),
+            Err(e) => tracing::warn!("looking for running clocks: {e}"),
         }
     }
 }
@@ -216,7 +216,7 @@ pub(crate) async fn take_over(app: Arc<App>) {
             Err(e) => {
                 if !said {
                     said = true;
-                    eprintln!("punct serve: looking for jobs to take over: {e}");
+                    tracing::warn!("looking for jobs to take over: {e}");
                 }
                 continue;
             }
@@ -233,8 +233,8 @@ pub(crate) async fn take_over(app: Arc<App>) {
                             // Loading a game starts its AI; one held here
                             // is started now.
                             Ok(slot) => app.kick_ai(&slot).await,
-                            Err(e) => eprintln!(
-                                "punct serve: game {id}: taking over the AI's move: {}",
+                            Err(e) => tracing::warn!(
+                                "game {id}: taking over the AI's move: {}",
                                 e.message
                             ),
                         }

@@ -68,7 +68,7 @@ impl Drop for Claim {
             runtime.spawn(async move {
                 if let Some(queue) = store.jobs() {
                     if let Err(e) = queue.release(&token).await {
-                        eprintln!("punct serve: letting go of a job: {e}");
+                        tracing::warn!("letting go of a job: {e}");
                     }
                 }
             });
@@ -133,15 +133,15 @@ pub(crate) async fn keep_claims(
                 let kept: HashSet<&String> = kept.iter().collect();
                 for lost in claims.iter().filter(|c| !kept.contains(c)) {
                     if jobs.held().contains(lost) {
-                        eprintln!(
-                            "punct serve: claim {lost} ran out before it was renewed; \
+                        tracing::warn!(
+                            "claim {lost} ran out before it was renewed; \
                              another instance may take its job"
                         );
                     }
                 }
             }
             Ok(_) => {}
-            Err(e) => eprintln!("punct serve: renewing this instance's job claims: {e}"),
+            Err(e) => tracing::warn!("renewing this instance's job claims: {e}"),
         }
     }
 }

@@ -24,6 +24,7 @@ mod error;
 mod games;
 mod jobs;
 mod limits;
+mod log;
 mod metrics;
 mod presence;
 mod rematch;
@@ -241,6 +242,7 @@ pub fn default_max_connections() -> usize {
 /// Runs the server until Ctrl-C (or SIGTERM); `ready` gets the address it
 /// listens on once it accepts connections.
 pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+    log::init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("punct-server")

@@ -37,7 +37,7 @@ pub(crate) async fn review_worker(app: Arc<App>, mut queue: mpsc::Receiver<Strin
             _ = stopping.changed() => return,
         };
         if let Err(e) = review(&app, &id).await {
-            eprintln!("punct serve: game {id}: the post-game analysis failed: {e}");
+            tracing::warn!("game {id}: the post-game analysis failed: {e}");
         }
     }
 }

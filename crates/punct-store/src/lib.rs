@@ -281,8 +281,8 @@ pub async fn open(location: &Location, sync: SyncMode) -> Result<Arc<dyn Storage
             if let Some(from) = store.migrated_from() {
                 // Operators should know their file changed (older punct
                 // releases cannot open it any more).
-                eprintln!(
-                    "punct serve: migrated database {} from schema version {from} to \
+                tracing::info!(
+                    "migrated database {} from schema version {from} to \
                      {SCHEMA_VERSION}",
                     path.display()
                 );

@@ -426,16 +426,16 @@ async fn listen(url: String, changes: broadcast::Sender<Change>) {
                         }
                     }
                     driver.abort();
-                    eprintln!(
-                        "punct serve: lost the connection that listens for changes to {}; \
+                    tracing::warn!(
+                        "lost the connection that listens for changes to {}; \
                          connecting again",
                         describe_url(&url)
                     );
                 }
                 Err(e) if !said => {
                     said = true;
-                    eprintln!(
-                        "punct serve: cannot listen for changes to {}: {}; trying again",
+                    tracing::warn!(
+                        "cannot listen for changes to {}: {}; trying again",
                         describe_url(&url),
                         pg_error(&e)
                     );
