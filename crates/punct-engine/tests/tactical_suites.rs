@@ -34,7 +34,7 @@ fn best_move(pos: &Position) -> punct_core::Move {
     let mut engine = new_engine("level4", 7).unwrap();
     let stop = AtomicBool::new(false);
     engine
-        .search(pos, &Limits::movetime(100), &stop, &mut |_| {})
+        .search(pos, &Limits::nodes(4_000), &stop, &mut |_| {})
         .best
 }
 
