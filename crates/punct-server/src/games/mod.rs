@@ -3,6 +3,8 @@
 //! stores a changed game and tells the watchers.
 
 mod clock;
+#[cfg(test)]
+mod rules_tests;
 
 pub(crate) use clock::after_flag;
 
