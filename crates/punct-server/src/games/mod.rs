@@ -592,6 +592,14 @@ impl LiveGame {
                 "a game ended by resignation or agreement cannot be taken back",
             ));
         }
+        if self.row.rematch.is_some() || self.rematch_pending.is_some() {
+            // The players have gone on to the rematch, which the pages
+            // follow: the old game stays ended.
+            return Err(ApiError::conflict(
+                "game_over",
+                "a game whose rematch has begun cannot be taken back",
+            ));
+        }
         let requested_by = self.row.takeback.as_deref().and_then(side_from_name);
         match action {
             "request" => {

@@ -808,25 +808,25 @@ fn a_game_won_on_the_board_can_be_taken_back_and_goes_on() {
 }
 
 #[test]
-#[ignore = "bug: a game whose rematch has begun can be taken back into play, and then goes on while pointing to its rematch"]
-fn a_game_whose_rematch_has_begun_does_not_go_on_after_a_takeback() {
+fn a_game_whose_rematch_has_begun_cannot_be_taken_back() {
     let mut g = online_from(Position::from_position_string(WHITE_WINS_NEXT).unwrap());
     g.play(WHITE, WINNING_MOVE, None).unwrap();
     g.rematch(BLACK, "offer", "g2").unwrap();
     let new_row = g.rematch(WHITE, "accept", "g2").unwrap();
     assert!(new_row.is_some());
+    // Begun, not yet stored: already refused.
+    let e = g.takeback(WHITE, "request").unwrap_err();
+    assert_eq!((e.status.as_u16(), e.code), (409, "game_over"));
     g.point_to_rematch("g2", true);
     assert_eq!(g.row.rematch.as_deref(), Some("g2"));
-    // Clients follow `rematch` to the new game; the old one should stay
-    // ended (or stop pointing to it), not both.
-    let _ = g.takeback(WHITE, "request");
-    let _ = g.takeback(BLACK, "accept");
-    assert!(
-        g.is_over() || g.row.rematch.is_none(),
-        "the game goes on at ply {} and points to its rematch {:?}",
-        g.game.len(),
-        g.row.rematch
-    );
+    // Clients follow `rematch` to the new game; the old one stays ended.
+    let before = g.row.clone();
+    for (token, action) in [(WHITE, "request"), (BLACK, "request"), (BLACK, "accept")] {
+        let e = g.takeback(token, action).unwrap_err();
+        assert_eq!((e.status.as_u16(), e.code), (409, "game_over"));
+    }
+    assert!(g.is_over());
+    assert_eq!(g.row, before);
 }
 
 // ============================================================= resignation
