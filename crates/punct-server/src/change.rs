@@ -9,7 +9,7 @@
 
 use crate::app::{save_error, App, Changed, Slot, HOLD_MS, PICK_UP_EVERY};
 use crate::error::ApiError;
-use crate::games::{now_ms, LiveGame};
+use crate::games::{now_ms, GameError, LiveGame};
 use crate::limits::ClientKey;
 use punct_store::{JobKind, SaveError};
 use std::sync::Arc;
@@ -56,7 +56,7 @@ impl App {
     pub(crate) async fn change(
         self: &Arc<Self>,
         id: &str,
-        change: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
+        change: impl FnMut(&mut LiveGame) -> Result<(), GameError>,
     ) -> Result<Changed, ApiError> {
         self.change_by(ClientKey::server(), id, change).await
     }
@@ -68,7 +68,7 @@ impl App {
         self: &Arc<Self>,
         client: ClientKey,
         id: &str,
-        mut change: impl FnMut(&mut LiveGame) -> Result<(), ApiError>,
+        mut change: impl FnMut(&mut LiveGame) -> Result<(), GameError>,
     ) -> Result<Changed, ApiError> {
         let slot = self.slot(id).await?;
         let mut game = slot.game.lock().await;
@@ -84,7 +84,7 @@ impl App {
             if let Err(e) = change(&mut game) {
                 *game = before;
                 // In a game lost on time, "the game is over" says why.
-                return Err(crate::games::after_flag(&game, e));
+                return Err(crate::games::after_flag(&game, e).into());
             }
             let ai_job = match self.reserve_ai(client, &mut game) {
                 Ok(job) => job,

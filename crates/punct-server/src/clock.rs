@@ -16,7 +16,6 @@
 //! deadline. Games with a running clock in the database are picked up at
 //! start and then every minute (change.rs).
 
-use crate::error::ApiError;
 use punct_core::Side;
 use serde_json::{json, Value};
 use std::ops::RangeInclusive;
@@ -41,13 +40,9 @@ pub enum TimeControl {
 
 impl TimeControl {
     /// The `clock` field of a request: absent, null or `{"type": "none"}`
-    /// for an untimed game; anything wrong is 400 `bad_clock` naming the
-    /// field and the values allowed.
-    pub fn from_request(v: Option<&Value>) -> Result<Option<TimeControl>, ApiError> {
-        TimeControl::parse(v).map_err(|m| ApiError::bad_request("bad_clock", m))
-    }
-
-    fn parse(v: Option<&Value>) -> Result<Option<TimeControl>, String> {
+    /// for an untimed game; anything wrong is said naming the field and the
+    /// values allowed.
+    pub fn parse(v: Option<&Value>) -> Result<Option<TimeControl>, String> {
         let obj = match v {
             None | Some(Value::Null) => return Ok(None),
             Some(Value::Object(o)) => o,

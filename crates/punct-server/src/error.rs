@@ -8,6 +8,8 @@ use axum::response::{IntoResponse, Response};
 use punct_core::{IllegalMove, Move};
 use serde_json::{json, Map, Value};
 
+use crate::games::GameError;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     pub status: StatusCode,
@@ -109,5 +111,64 @@ impl IntoResponse for ApiError {
                 .insert(axum::http::header::RETRY_AFTER, secs.into());
         }
         response
+    }
+}
+
+/// The one place a game's refusal becomes HTTP: its status, its stable
+/// code and the values the page needs to word it.
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> ApiError {
+        use GameError::*;
+        let message = e.to_string();
+        match e {
+            NoSeat | NotSeatOf(_) => ApiError::forbidden("bad_token", message),
+            BadInvite => ApiError::forbidden("bad_invite", message),
+            NoOpponent { side, .. } => {
+                ApiError::conflict("no_opponent", message).with("side", side.name())
+            }
+            InviteUsed => ApiError::conflict("invite_used", message),
+            Over(_) => ApiError::conflict("game_over", message),
+            TimeOut(side) => ApiError::conflict("time_out", message).with("side", side.name()),
+            NotYourTurn { side, waiting } => ApiError::conflict("not_your_turn", message)
+                .with("side", side.name())
+                .with("waiting", waiting),
+            Stale { ply, plies } => ApiError::conflict("stale", message)
+                .with("ply", ply)
+                .with("plies", plies),
+            BadMove { text, .. } => ApiError::bad_request("bad_move", message).with("move", text),
+            Illegal(mv, why) => ApiError::illegal(mv, &why),
+            NoOffer(_) => ApiError::conflict("no_offer", message),
+            OwnOffer(_) => ApiError::conflict("own_offer", message),
+            BadAction { action, .. } => {
+                ApiError::bad_request("bad_action", message).with("action", action)
+            }
+            NothingToTakeBack(side) => {
+                ApiError::conflict("nothing_to_take_back", message).with("side", side.name())
+            }
+            PendingRequest => ApiError::conflict("pending_request", message),
+            NoRequest => ApiError::conflict("no_request", message),
+            OwnRequest => ApiError::conflict("own_request", message),
+            NameTooLong(chars) => ApiError::bad_request("bad_name", message)
+                .with("length", chars)
+                .with("max", 40),
+            NameCharacter(_) => ApiError::bad_request("bad_name", message).with("max", 40),
+            GameOn => ApiError::conflict("game_on", message),
+            RematchStarted(id) => ApiError::conflict("rematch_started", message).with("game", id),
+            NotOnline(mode) => ApiError::conflict("not_online", message).with("mode", mode),
+            NoClock { .. } => ApiError::conflict("no_clock", message),
+            NotAbandoned {
+                opponent,
+                gone_ms,
+                after_ms,
+            } => {
+                let e = ApiError::conflict("not_abandoned", message)
+                    .with("side", opponent.name())
+                    .with("after", GameError::after_s(after_ms));
+                match gone_ms {
+                    Some(ms) => e.with("seconds", GameError::after_s(after_ms - ms)),
+                    None => e,
+                }
+            }
+        }
     }
 }

@@ -10,8 +10,7 @@
 //! opponent has had no live socket for `--abandon-after` may claim the win.
 
 use crate::clock::TimeControl;
-use crate::error::ApiError;
-use crate::games::{now_ms, LiveGame, Mode};
+use crate::games::{now_ms, GameError, LiveGame, Mode, Over};
 use punct_core::Side;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -216,81 +215,42 @@ impl LiveGame {
         token: &str,
         away: impl FnOnce(Side) -> Option<i64>,
         after_ms: i64,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), GameError> {
         if self.is_over() {
-            return Err(ApiError::conflict("game_over", "the game is over"));
+            return Err(GameError::Over(Over::Ended));
         }
         let seats = self.seats(token);
         let Some(&side) = seats.first() else {
-            return Err(ApiError::forbidden(
-                "bad_token",
-                "this token holds no seat in this game",
-            ));
+            return Err(GameError::NoSeat);
         };
         if self.mode != Mode::Online {
-            return Err(ApiError::conflict(
-                "not_online",
-                format!(
-                    "a win by abandonment can be claimed in online games only, not in a {} game",
-                    self.mode.name()
-                ),
-            )
-            .with("mode", self.mode.name()));
+            return Err(GameError::NotOnline(self.mode.name()));
         }
         match self.time_control() {
             Some(TimeControl::Realtime { .. }) => {}
             tc => {
-                return Err(ApiError::conflict(
-                    "no_clock",
-                    format!(
-                        "a win by abandonment can be claimed in games with a real-time clock \
-                         only; this game {}",
-                        if tc.is_some() {
-                            "has a correspondence clock"
-                        } else {
-                            "is untimed"
-                        }
-                    ),
-                ))
+                return Err(GameError::NoClock {
+                    correspondence: tc.is_some(),
+                })
             }
         }
         let opponent = side.opponent();
         if self.invite_open() == Some(opponent) {
-            return Err(ApiError::conflict(
-                "no_opponent",
-                format!("{opponent}'s player has not joined yet: there is nobody to leave"),
-            )
-            .with("side", opponent.name()));
+            return Err(GameError::NoOpponent {
+                side: opponent,
+                leave: true,
+            });
         }
-        let after_s = (after_ms + 999) / 1000;
         match away(opponent) {
-            None => Err(ApiError::conflict(
-                "not_abandoned",
-                format!(
-                    "{opponent}'s player is connected; the win can be claimed once they have \
-                     been gone for {after_s} s"
-                ),
-            )
-            .with("side", opponent.name())
-            .with("after", after_s)),
-            Some(ms) if ms < after_ms => {
-                let remain = (after_ms - ms + 999) / 1000;
-                Err(ApiError::conflict(
-                    "not_abandoned",
-                    format!(
-                        "{opponent}'s player has been gone for {} s; the win can be claimed \
-                         after {after_s} s, in {remain} s",
-                        ms / 1000
-                    ),
-                )
-                .with("side", opponent.name())
-                .with("after", after_s)
-                .with("seconds", remain))
-            }
-            Some(_) => {
+            Some(ms) if ms >= after_ms => {
                 self.end_by(side, format!("abandonment:{opponent}"));
                 Ok(())
             }
+            gone_ms => Err(GameError::NotAbandoned {
+                opponent,
+                gone_ms,
+                after_ms,
+            }),
         }
     }
 }
@@ -348,11 +308,11 @@ mod tests {
     #[test]
     fn abandonment_needs_an_opponent_gone_long_enough() {
         let mut g = online(true);
-        let code = |r: Result<(), ApiError>| r.err().map(|e| e.code);
+        let code = |r: Result<(), GameError>| r.err().map(|e| crate::error::ApiError::from(e).code);
         assert_eq!(code(g.abandon("x", |_| Some(0), 1000)), Some("bad_token"));
         assert_eq!(code(g.abandon("w", |_| None, 1000)), Some("not_abandoned"));
         let e = g.abandon("w", |_| Some(400), 2000).unwrap_err();
-        assert!(e.message.contains("in 2 s"), "{}", e.message);
+        assert!(e.to_string().contains("in 2 s"), "{e}");
         g.abandon("w", |_| Some(2000), 2000).unwrap();
         assert_eq!(g.row.reason.as_deref(), Some("abandonment:black"));
         assert_eq!(g.row.result.as_deref(), Some("1-0"));

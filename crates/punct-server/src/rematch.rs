@@ -5,7 +5,7 @@
 
 use crate::app::App;
 use crate::error::ApiError;
-use crate::games::{now_ms, side_from_name, LiveGame, Mode, Notice};
+use crate::games::{now_ms, side_from_name, GameError, LiveGame, Mode, Notice, Offer, Request};
 use crate::limits::ClientKey;
 use punct_core::Position;
 use punct_store::GameRow;
@@ -20,26 +20,16 @@ impl LiveGame {
         token: &str,
         action: &str,
         new_id: &str,
-    ) -> Result<Option<GameRow>, ApiError> {
+    ) -> Result<Option<GameRow>, GameError> {
         if !self.is_over() {
-            return Err(ApiError::conflict(
-                "game_on",
-                "the game is still being played: a rematch can be offered when it ends",
-            ));
+            return Err(GameError::GameOn);
         }
         if let Some(id) = self.row.rematch.as_ref().or(self.rematch_pending.as_ref()) {
-            return Err(ApiError::conflict(
-                "rematch_started",
-                format!("the rematch has begun already: game {id}"),
-            )
-            .with("game", id.as_str()));
+            return Err(GameError::RematchStarted(id.clone()));
         }
         let seats = self.seats(token);
         let Some(&side) = seats.first() else {
-            return Err(ApiError::forbidden(
-                "bad_token",
-                "this token holds no seat in this game",
-            ));
+            return Err(GameError::NoSeat);
         };
         let offered_by = self.row.rematch_offer.as_deref().and_then(side_from_name);
         let answering = offered_by.is_some_and(|o| o != side || seats.len() > 1);
@@ -49,31 +39,24 @@ impl LiveGame {
             }
             "offer" => {
                 if offered_by == Some(side) {
-                    return Err(ApiError::conflict(
-                        "own_offer",
-                        "you have offered a rematch already: the other player must answer",
-                    ));
+                    return Err(GameError::OwnOffer(Offer::Rematch));
                 }
                 self.row.rematch_offer = Some(side.name().to_string());
                 self.notice = None;
                 self.changed();
                 Ok(None)
             }
-            "accept" | "decline" if !answering => Err(ApiError::conflict(
-                "no_offer",
-                "no rematch has been offered to you",
-            )),
+            "accept" | "decline" if !answering => Err(GameError::NoOffer(Offer::Rematch)),
             "decline" => {
                 self.row.rematch_offer = None;
                 self.notice = Some(Notice::by("rematch_declined", side));
                 self.changed();
                 Ok(None)
             }
-            other => Err(ApiError::bad_request(
-                "bad_action",
-                format!("{other:?} is not a rematch action: use offer, accept or decline"),
-            )
-            .with("action", other)),
+            other => Err(GameError::BadAction {
+                request: Request::Rematch,
+                action: other.to_string(),
+            }),
         }
     }
 

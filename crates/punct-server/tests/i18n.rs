@@ -308,14 +308,18 @@ fn the_page_asks_only_for_english_keys_and_every_english_key_is_asked_for() {
         quoted.extend(quoted_keys(source, &areas));
         built.extend(template_prefixes(source, &areas));
     }
-    // The learning pages' judges (src/learn) answer with message codes that
-    // the page shows as they come: those are asked for too, and must exist
-    // (as a key, or as the stem of a key per side).
-    let learn = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("src")
-        .join("learn");
-    for entry in std::fs::read_dir(&learn).expect("src/learn") {
-        let path = entry.expect("src/learn entry").path();
+    // The learning pages' judges (crate punct-learn) answer with message
+    // codes that the page shows as they come: those are asked for too, and
+    // must exist (as a key, or as the stem of a key per side).
+    let learn = Path::new(env!("CARGO_MANIFEST_DIR")).join("../punct-learn/src");
+    let judges = std::fs::read_dir(&learn).expect("punct-learn/src");
+    let mut judged = 0;
+    for entry in judges {
+        let path = entry.expect("punct-learn/src entry").path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        judged += 1;
         let source = std::fs::read_to_string(&path).expect("a learn source");
         let keys = quoted_keys(&source, &["tutorial.", "puzzles."]);
         // (a file name such as "tutorial.rs" is not a code)
@@ -327,6 +331,10 @@ fn the_page_asks_only_for_english_keys_and_every_english_key_is_asked_for() {
             quoted.insert(key);
         }
     }
+    assert!(
+        judged >= 3,
+        "the judges' sources were not found in {learn:?}"
+    );
     for key in en.keys() {
         let base = key
             .strip_suffix(".white")

@@ -2,6 +2,7 @@
 
 use super::http::{json_text, parse_variant, Body, Params};
 use crate::app::{new_token, Shared};
+use crate::clock::TimeControl;
 use crate::create::NewGame;
 use crate::error::ApiError;
 use crate::games::{now_ms, parse_name, side_from_name, LiveGame, Mode};
@@ -73,6 +74,11 @@ fn parse_mode(mode: &str, level: Option<u32>, creator: Side) -> Result<Mode, Api
     Ok(mode)
 }
 
+/// A request's `clock` (400 `bad_clock` naming what is wrong).
+fn time_control(v: Option<&Value>) -> Result<Option<TimeControl>, ApiError> {
+    TimeControl::parse(v).map_err(|m| ApiError::bad_request("bad_clock", m))
+}
+
 /// The answer to a created game: its seats, links and state.
 fn created(game: &LiveGame, creator: Side) -> Response {
     let id = game.row.id.clone();
@@ -109,7 +115,7 @@ pub(crate) async fn create_game(
         mode: parse_mode(&req.mode, req.level, creator)?,
         creator,
         name: parse_name(req.name.as_deref())?,
-        clock: crate::clock::TimeControl::from_request(req.clock.as_ref())?,
+        clock: time_control(req.clock.as_ref())?,
     };
     let game = app.new_game(variant, new)?;
     let stored = app.open_game(game, client).await?;
@@ -160,7 +166,7 @@ pub(crate) async fn import_game(
         mode: parse_mode(req.mode.as_deref().unwrap_or("hotseat"), req.level, creator)?,
         creator,
         name: parse_name(req.name.as_deref())?,
-        clock: crate::clock::TimeControl::from_request(req.clock.as_ref())?,
+        clock: time_control(req.clock.as_ref())?,
     };
     let game = app.imported_game(&record, &replayed, new)?;
     let stored = app.open_game(game, client).await?;

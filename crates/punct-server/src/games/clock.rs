@@ -2,35 +2,23 @@
 //! game (which clock runs, a move's charge, a takeback's restart, the
 //! flag), read through the arithmetic of `clock.rs`.
 
-use super::{now_ms, side_from_name, LiveGame};
-use crate::clock::{ai_movetime, result_text, Clocks, TimeControl};
-use crate::error::ApiError;
+use super::{now_ms, side_from_name, GameError, LiveGame};
+use crate::clock::{ai_movetime, Clocks, TimeControl};
 use punct_core::{Outcome, Side};
 use serde_json::{json, Map, Value};
 
-/// The answer to a request that came after `side`'s flag fell (409
-/// `time_out`).
-fn time_out(side: Side) -> ApiError {
-    let capital = result_text(&format!("time:{side}")).unwrap_or_default();
-    ApiError::conflict(
-        "time_out",
-        format!("{capital}: the flag fell before this request, and the game is over"),
-    )
-    .with("side", side.name())
-}
-
-/// Turns a request's `game_over` into `time_out` when the game ended on
-/// time (also when the flag fell just before this request, which the
-/// request then found and committed first).
-pub(crate) fn after_flag(game: &LiveGame, e: ApiError) -> ApiError {
+/// Turns a refusal because the game is over into [`GameError::TimeOut`]
+/// when the game ended on time (also when the flag fell just before this
+/// request, which the request then found and committed first).
+pub(crate) fn after_flag(game: &LiveGame, e: GameError) -> GameError {
     match game
         .row
         .reason
         .as_deref()
         .and_then(|r| r.strip_prefix("time:"))
     {
-        Some(side) if e.code == "game_over" => {
-            time_out(side_from_name(side).unwrap_or(Side::White))
+        Some(side) if matches!(e, GameError::Over(_)) => {
+            GameError::TimeOut(side_from_name(side).unwrap_or(Side::White))
         }
         _ => e,
     }
@@ -108,15 +96,15 @@ impl LiveGame {
     }
 
     /// Charges a move of `mover` (the side to move, whose move has just
-    /// been played) and starts the opponent's clock; 409 `time_out`
-    /// (nothing changed) when its time had run out.
-    pub(crate) fn clock_move(&mut self, mover: Side) -> Result<(), ApiError> {
+    /// been played) and starts the opponent's clock; `TimeOut` (nothing
+    /// changed) when its time had run out.
+    pub(crate) fn clock_move(&mut self, mover: Side) -> Result<(), GameError> {
         let Some((tc, c)) = self.clocks() else {
             return Ok(());
         };
         let next = c
             .after_move(tc, mover, now_ms())
-            .ok_or_else(|| time_out(mover))?;
+            .ok_or(GameError::TimeOut(mover))?;
         self.set_clocks(next);
         Ok(())
     }

@@ -1,14 +1,16 @@
 //! A game on the server: its seats, whose turn it is, offers, the result
-//! and the record (its JSON view is `state.rs`). No I/O here: the caller
-//! stores a changed game and tells the watchers.
+//! and the record (its JSON view is `view.rs`), and why it refuses a change
+//! (`GameError`). No I/O here: the caller stores a changed game and tells
+//! the watchers.
 
 mod clock;
+mod error;
 #[cfg(test)]
 mod rules_tests;
 
 pub(crate) use clock::after_flag;
+pub use error::{GameError, Offer, Over, Request};
 
-use crate::error::ApiError;
 use punct_core::{Game, Move, Outcome, Position, Record, Side, Status};
 use punct_store::GameRow;
 
@@ -240,12 +242,9 @@ impl LiveGame {
 
     /// The one side `token` acts for: its seat, or with both seats (hot
     /// seat) `prefer`.
-    fn acting_side(&self, token: &str, prefer: Side) -> Result<Side, ApiError> {
+    fn acting_side(&self, token: &str, prefer: Side) -> Result<Side, GameError> {
         match self.seats(token).as_slice() {
-            [] => Err(ApiError::forbidden(
-                "bad_token",
-                "this token holds no seat in this game",
-            )),
+            [] => Err(GameError::NoSeat),
             [one] => Ok(*one),
             _ => Ok(prefer),
         }
@@ -267,13 +266,9 @@ impl LiveGame {
     }
 
     /// Offers and requests need someone to answer them.
-    fn ensure_opponent(&self) -> Result<(), ApiError> {
+    fn ensure_opponent(&self) -> Result<(), GameError> {
         match self.invite_open() {
-            Some(side) => Err(ApiError::conflict(
-                "no_opponent",
-                format!("{side}'s player has not joined yet: there is nobody to answer"),
-            )
-            .with("side", side.name())),
+            Some(side) => Err(GameError::NoOpponent { side, leave: false }),
             None => Ok(()),
         }
     }
@@ -285,25 +280,15 @@ impl LiveGame {
         code: &str,
         token: String,
         name: Option<String>,
-    ) -> Result<Side, ApiError> {
+    ) -> Result<Side, GameError> {
         let (Some(side), Some(invite)) = (self.invite_open(), self.row.invite.as_deref()) else {
-            return Err(ApiError::conflict(
-                "invite_used",
-                "this invite has been used: no seat of this game is waiting for a player, \
-                 but you can watch the game",
-            ));
+            return Err(GameError::InviteUsed);
         };
         if !constant_eq(invite, code) {
-            return Err(ApiError::forbidden(
-                "bad_invite",
-                "this invite code is not the one of this game",
-            ));
+            return Err(GameError::BadInvite);
         }
         if self.is_over() {
-            return Err(ApiError::conflict(
-                "game_over",
-                "the game ended before anyone joined it; you can still watch it",
-            ));
+            return Err(GameError::Over(Over::BeforeJoined));
         }
         *self.token_mut(side) = Some(token);
         if name.is_some() {
@@ -342,22 +327,14 @@ impl LiveGame {
         token: &str,
         side: Option<Side>,
         name: Option<String>,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), GameError> {
         let seats = self.seats(token);
         if seats.is_empty() {
-            return Err(ApiError::forbidden(
-                "bad_token",
-                "this token holds no seat in this game",
-            ));
+            return Err(GameError::NoSeat);
         }
         let targets: Vec<Side> = match side {
             Some(s) if seats.contains(&s) => vec![s],
-            Some(s) => {
-                return Err(ApiError::forbidden(
-                    "bad_token",
-                    format!("this token does not hold {s}'s seat"),
-                ))
-            }
+            Some(s) => return Err(GameError::NotSeatOf(s)),
             None => seats,
         };
         for s in targets {
@@ -378,13 +355,10 @@ impl LiveGame {
     /// Replaces the token `old` by `new` in every seat it holds (both at a
     /// hot seat), so that a link that leaked stops working. Allowed at any
     /// time, also after the game ended.
-    pub fn renew_token(&mut self, old: &str, new: String) -> Result<Vec<Side>, ApiError> {
+    pub fn renew_token(&mut self, old: &str, new: String) -> Result<Vec<Side>, GameError> {
         let seats = self.seats(old);
         if seats.is_empty() {
-            return Err(ApiError::forbidden(
-                "bad_token",
-                "this token holds no seat in this game",
-            ));
+            return Err(GameError::NoSeat);
         }
         for &side in &seats {
             *self.token_mut(side) = Some(new.clone());
@@ -393,9 +367,9 @@ impl LiveGame {
         Ok(seats)
     }
 
-    fn ensure_not_over(&self) -> Result<(), ApiError> {
+    fn ensure_not_over(&self) -> Result<(), GameError> {
         if self.is_over() {
-            Err(ApiError::conflict("game_over", "the game is over"))
+            Err(GameError::Over(Over::Ended))
         } else {
             Ok(())
         }
@@ -419,51 +393,37 @@ impl LiveGame {
         token: &str,
         text: &str,
         expected_ply: Option<usize>,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), GameError> {
         self.ensure_not_over()?;
         let side = self.position().side_to_move();
         let seats = self.seats(token);
         if seats.is_empty() {
-            return Err(ApiError::forbidden(
-                "bad_token",
-                "this token holds no seat in this game",
-            ));
+            return Err(GameError::NoSeat);
         }
         if !seats.contains(&side) {
-            let waiting = if self.invite_open() == Some(side) {
-                format!(", and {side}'s player has not joined yet")
-            } else {
-                String::new()
-            };
-            return Err(ApiError::conflict(
-                "not_your_turn",
-                format!("it is {side}'s turn{waiting}"),
-            )
-            .with("side", side.name())
-            .with("waiting", self.invite_open() == Some(side)));
+            return Err(GameError::NotYourTurn {
+                side,
+                waiting: self.invite_open() == Some(side),
+            });
         }
         if let Some(ply) = expected_ply {
             if ply != self.game.len() {
-                return Err(ApiError::conflict(
-                    "stale",
-                    format!(
-                        "the move was made for ply {ply}, but {} plies have been played",
-                        self.game.len()
-                    ),
-                )
-                .with("ply", ply)
-                .with("plies", self.game.len()));
+                return Err(GameError::Stale {
+                    ply,
+                    plies: self.game.len(),
+                });
             }
         }
         let mv: Move = text
             .trim()
             .parse()
-            .map_err(|e: punct_core::ParseMoveError| {
-                ApiError::bad_request("bad_move", e.to_string()).with("move", text.trim())
+            .map_err(|e: punct_core::ParseMoveError| GameError::BadMove {
+                text: text.trim().to_string(),
+                why: e.to_string(),
             })?;
         self.game
             .play(mv)
-            .map_err(|reason| ApiError::illegal(mv, &reason))?;
+            .map_err(|reason| GameError::Illegal(mv, reason))?;
         // The time used is charged; out of time, the move is refused.
         if let Err(e) = self.clock_move(side) {
             self.game.undo();
@@ -500,7 +460,7 @@ impl LiveGame {
         Ok(())
     }
 
-    pub fn resign(&mut self, token: &str) -> Result<(), ApiError> {
+    pub fn resign(&mut self, token: &str) -> Result<(), GameError> {
         self.ensure_not_over()?;
         let side = self.acting_side(token, self.position().side_to_move())?;
         self.row.result = Some(
@@ -521,7 +481,7 @@ impl LiveGame {
 
     /// `offer`, `accept` or `decline` a draw. Against the AI an offer is
     /// answered at once: accepted when the AI judges its own position bad.
-    pub fn draw(&mut self, token: &str, action: &str) -> Result<(), ApiError> {
+    pub fn draw(&mut self, token: &str, action: &str) -> Result<(), GameError> {
         self.ensure_not_over()?;
         let offered_by = self.row.draw_offer.as_deref().and_then(side_from_name);
         match action {
@@ -547,14 +507,11 @@ impl LiveGame {
             }
             "accept" | "decline" => {
                 let Some(offerer) = offered_by else {
-                    return Err(ApiError::conflict("no_offer", "no draw has been offered"));
+                    return Err(GameError::NoOffer(Offer::Draw));
                 };
                 let side = self.acting_side(token, offerer.opponent())?;
                 if side == offerer {
-                    return Err(ApiError::conflict(
-                        "own_offer",
-                        "the other player must answer your draw offer",
-                    ));
+                    return Err(GameError::OwnOffer(Offer::Draw));
                 }
                 if action == "accept" {
                     self.agree_draw()
@@ -565,15 +522,14 @@ impl LiveGame {
                     Ok(())
                 }
             }
-            other => Err(ApiError::bad_request(
-                "bad_action",
-                format!("{other:?} is not a draw action: use offer, accept or decline"),
-            )
-            .with("action", other)),
+            other => Err(GameError::BadAction {
+                request: Request::Draw,
+                action: other.to_string(),
+            }),
         }
     }
 
-    fn agree_draw(&mut self) -> Result<(), ApiError> {
+    fn agree_draw(&mut self) -> Result<(), GameError> {
         self.row.result = Some(Outcome::Draw.token().to_string());
         self.row.reason = Some("agreement".to_string());
         self.row.draw_offer = None;
@@ -585,20 +541,14 @@ impl LiveGame {
 
     /// `request`, `accept` or `decline` a takeback. Against the AI and at
     /// one screen a request is granted at once.
-    pub fn takeback(&mut self, token: &str, action: &str) -> Result<(), ApiError> {
+    pub fn takeback(&mut self, token: &str, action: &str) -> Result<(), GameError> {
         if self.row.result.is_some() {
-            return Err(ApiError::conflict(
-                "game_over",
-                "a game ended by resignation or agreement cannot be taken back",
-            ));
+            return Err(GameError::Over(Over::ByResultOrAgreement));
         }
         if self.row.rematch.is_some() || self.rematch_pending.is_some() {
             // The players have gone on to the rematch, which the pages
             // follow: the old game stays ended.
-            return Err(ApiError::conflict(
-                "game_over",
-                "a game whose rematch has begun cannot be taken back",
-            ));
+            return Err(GameError::Over(Over::RematchBegun));
         }
         let requested_by = self.row.takeback.as_deref().and_then(side_from_name);
         match action {
@@ -616,11 +566,7 @@ impl LiveGame {
                 };
                 self.ensure_opponent()?;
                 if !self.has_moved(side) {
-                    return Err(ApiError::conflict(
-                        "nothing_to_take_back",
-                        format!("{side} has no move to take back"),
-                    )
-                    .with("side", side.name()));
+                    return Err(GameError::NothingToTakeBack(side));
                 }
                 match self.mode {
                     Mode::Ai { .. } | Mode::Hotseat => {
@@ -629,10 +575,7 @@ impl LiveGame {
                     }
                     Mode::Online => {
                         if requested_by == Some(side.opponent()) {
-                            return Err(ApiError::conflict(
-                                "pending_request",
-                                "answer the other player's takeback request first",
-                            ));
+                            return Err(GameError::PendingRequest);
                         }
                         self.row.takeback = Some(side.name().to_string());
                         self.notice = None;
@@ -643,17 +586,11 @@ impl LiveGame {
             }
             "accept" | "decline" => {
                 let Some(requester) = requested_by else {
-                    return Err(ApiError::conflict(
-                        "no_request",
-                        "no takeback has been requested",
-                    ));
+                    return Err(GameError::NoRequest);
                 };
                 let side = self.acting_side(token, requester.opponent())?;
                 if side == requester {
-                    return Err(ApiError::conflict(
-                        "own_request",
-                        "the other player must answer your takeback request",
-                    ));
+                    return Err(GameError::OwnRequest);
                 }
                 if action == "accept" {
                     self.undo_last_move_of(requester);
@@ -664,11 +601,10 @@ impl LiveGame {
                 }
                 Ok(())
             }
-            other => Err(ApiError::bad_request(
-                "bad_action",
-                format!("{other:?} is not a takeback action: use request, accept or decline"),
-            )
-            .with("action", other)),
+            other => Err(GameError::BadAction {
+                request: Request::Takeback,
+                action: other.to_string(),
+            }),
         }
     }
 
@@ -839,30 +775,18 @@ pub fn ai_name(level: u32) -> String {
 
 /// A display name from a request: trimmed; empty means none; at most
 /// 40 characters, no control characters (it goes into records and lists).
-pub fn parse_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
+pub fn parse_name(name: Option<&str>) -> Result<Option<String>, GameError> {
     let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
         return Ok(None);
     };
     if name.chars().count() > 40 {
-        return Err(ApiError::bad_request(
-            "bad_name",
-            format!(
-                "the name has {} characters: at most 40",
-                name.chars().count()
-            ),
-        )
-        .with("length", name.chars().count())
-        .with("max", 40));
+        return Err(GameError::NameTooLong(name.chars().count()));
     }
     if let Some(c) = name
         .chars()
         .find(|c| c.is_control() || *c == '"' || *c == '\\')
     {
-        return Err(ApiError::bad_request(
-            "bad_name",
-            format!("the name may not contain {c:?} (control characters, quotes and backslashes are not allowed)"),
-        )
-        .with("max", 40));
+        return Err(GameError::NameCharacter(c));
     }
     Ok(Some(name.to_string()))
 }

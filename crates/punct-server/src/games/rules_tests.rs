@@ -156,10 +156,7 @@ fn token_of(side: Side) -> &'static str {
 fn play_with(g: &mut LiveGame, token: &str) {
     let mv = filler(g.position());
     if let Err(e) = g.play(token, &mv, None) {
-        panic!(
-            "{mv} with token {token:?} refused: {} {}",
-            e.code, e.message
-        );
+        panic!("{mv} with token {token:?} refused: {e}");
     }
 }
 
@@ -183,17 +180,18 @@ fn ai_plays(g: &mut LiveGame) {
 /// Asserts that `action` is refused with `code` and `status` and changes
 /// neither the stored row nor the moves; answers the error.
 #[track_caller]
-fn refused<T: std::fmt::Debug>(
+fn refused<T: std::fmt::Debug, E: Into<ApiError>>(
     g: &mut LiveGame,
-    action: impl FnOnce(&mut LiveGame) -> Result<T, ApiError>,
+    action: impl FnOnce(&mut LiveGame) -> Result<T, E>,
     code: &str,
     status: StatusCode,
 ) -> ApiError {
     let row = g.row.clone();
     let plies = g.game.len();
-    let e = match action(g) {
+    // Through the one mapping of a game's refusals to the API's errors.
+    let e: ApiError = match action(g) {
         Ok(v) => panic!("accepted ({v:?}), want {code}"),
-        Err(e) => e,
+        Err(e) => e.into(),
     };
     assert_eq!((e.code, e.status), (code, status), "{}", e.message);
     assert_eq!(g.row, row, "the refused action changed the row");
@@ -815,14 +813,14 @@ fn a_game_whose_rematch_has_begun_cannot_be_taken_back() {
     let new_row = g.rematch(WHITE, "accept", "g2").unwrap();
     assert!(new_row.is_some());
     // Begun, not yet stored: already refused.
-    let e = g.takeback(WHITE, "request").unwrap_err();
+    let e = ApiError::from(g.takeback(WHITE, "request").unwrap_err());
     assert_eq!((e.status.as_u16(), e.code), (409, "game_over"));
     g.point_to_rematch("g2", true);
     assert_eq!(g.row.rematch.as_deref(), Some("g2"));
     // Clients follow `rematch` to the new game; the old one stays ended.
     let before = g.row.clone();
     for (token, action) in [(WHITE, "request"), (BLACK, "request"), (BLACK, "accept")] {
-        let e = g.takeback(token, action).unwrap_err();
+        let e = ApiError::from(g.takeback(token, action).unwrap_err());
         assert_eq!((e.status.as_u16(), e.code), (409, "game_over"));
     }
     assert!(g.is_over());
@@ -1040,7 +1038,7 @@ fn a_name_has_at_most_40_characters_not_bytes() {
     assert_eq!(parse_name(Some(&forty)).unwrap(), Some(forty.clone()));
     // Spaces around do not count.
     assert!(parse_name(Some(&format!("  {forty}  "))).is_ok());
-    let e = parse_name(Some(&"Ü".repeat(41))).unwrap_err();
+    let e = ApiError::from(parse_name(Some(&"Ü".repeat(41))).unwrap_err());
     assert_eq!((e.code, e.status), ("bad_name", BAD_REQUEST));
     assert_eq!(e.params["length"], 41);
     assert_eq!(e.params["max"], 40);
@@ -1056,7 +1054,7 @@ fn control_characters_quotes_and_backslashes_are_refused_in_names() {
         "back\\slash",
         "nul\0",
     ] {
-        let e = parse_name(Some(bad)).unwrap_err();
+        let e = ApiError::from(parse_name(Some(bad)).unwrap_err());
         assert_eq!((e.code, e.status), ("bad_name", BAD_REQUEST), "{bad:?}");
     }
     // A single quote is fine.
@@ -1216,20 +1214,21 @@ fn the_flag_ends_the_game_on_time_for_the_opponent() {
     assert_eq!(g.flag_due(i64::MAX), None);
     assert_eq!(g.clock_deadline(), None);
     // A request that comes after is told the game ended on time.
-    let e = refused(
+    refused(
         &mut g,
         |g| g.play(BLACK, "T@O16/0", None),
         "game_over",
         CONFLICT,
     );
-    let e = after_flag(&g, e);
+    let over = g.clone().play(BLACK, "T@O16/0", None).unwrap_err();
+    let e = ApiError::from(after_flag(&g, over));
     assert_eq!((e.code, e.status), ("time_out", CONFLICT));
     assert_eq!(e.params["side"], "black");
     // Other ends are left as they are.
     let mut resigned = online();
     resigned.resign(WHITE).unwrap();
     let e = resigned.resign(BLACK).unwrap_err();
-    assert_eq!(after_flag(&resigned, e).code, "game_over");
+    assert_eq!(ApiError::from(after_flag(&resigned, e)).code, "game_over");
 }
 
 #[test]
