@@ -45,6 +45,7 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "anim.js": JS,
     "notify.js": JS,
     "moves.js": JS,
+    "chooser.js": JS,
     "i18n.js": JS,
     "nav.js": JS,
     "rules.js": JS,
