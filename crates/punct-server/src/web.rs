@@ -28,6 +28,7 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "dom.js": JS,
     "board.js": JS,
     "game.js": JS,
+    "gameview.js": JS,
     "analysis.js": JS,
     "start.js": JS,
     "lists.js": JS,
