@@ -184,7 +184,7 @@ export class GameVoice {
   }
 
   /**
-   * The selection (game.js `sel`) after a render: said when it changed.
+   * The selection (chooser.js `sel`) after a render: said when it changed.
    * legal: moves.js indexMoves(); version: the state's (a selection
    * dropped by a new state is not "cancelled").
    */

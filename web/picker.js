@@ -1,8 +1,10 @@
 // The move picker: a board on which a person makes one move by hand, for
-// screens outside a game (the tutorial, the puzzles). It knows no rules:
-// what may be played comes from the state's `legal_moves`, and a move that
-// is not among them is still handed over, so the screen's server can say
-// why it is illegal.
+// screens outside a game (the tutorial, the puzzles). The choosing is the
+// game's (chooser.js); this is its frame for those screens: the reserve
+// strip, the controls and a typed move. It knows no rules: what may be
+// played comes from the state's `legal_moves`, and a move that is not
+// among them is still handed over, so the screen's server can say why it
+// is illegal.
 //
 //   import { Picker } from "./picker.js";
 //   const picker = new Picker(geom, {
@@ -28,73 +30,49 @@
 // whose counted dots in the central hexagon are highlighted. The
 // selection is dropped.
 //
-// Making a move, as in a game: pick a kind from the reserve (or press its
-// letter) or choose one of the mover's pieces with a ring; turn it with
-// the Turn button, R / Shift+R, ] / [ or the mouse wheel; choose the
-// target cell. A ghost shows the piece where it would lie. On a touch
-// screen the first tap on a legal cell only shows it, with a Play button.
-// The keyboard walks the board with the arrows (kbd.js), Enter chooses.
+// Making a move is as in a game (chooser.js). A kind the reserve has none
+// of left is not picked here.
 
 import { h, show } from "./dom.js";
 import { t } from "./i18n.js";
-import { Board, HEX, hexPoints, pieceIcon, svg } from "./board.js";
-import { indexMoves, moveAt, selectionOverlay, bestDrawing, topPieceAt, cellChoice, turnSelection } from "./moves.js";
-import { TapConfirm } from "./touch.js";
+import { HEX, hexPoints, pieceIcon, svg } from "./board.js";
+import { bestDrawing } from "./moves.js";
 import { countedCells, lastPieceWarning } from "./central.js";
-import { attachKeyboard, pieceKeys } from "./kbd.js";
-import { GameVoice } from "./announce.js";
-
-export const KINDS = ["T", "C", "E", "L", "M", "R"];
+import { KINDS } from "./kbd.js";
+import { Chooser, turnControls } from "./chooser.js";
 
 export class Picker {
   constructor(geom, { onMove, onBlocked = () => {} }) {
     this.geom = geom;
-    this.onMove = onMove;
-    this.onBlocked = onBlocked;
     this.state = null;
-    this.legal = indexMoves({ legal_moves: [] });
     this.interactive = false;
     this.marks = [];
     this.best = null;
-    this.sel = null; // {type: "add", kind, rot} | {type: "move", piece, rot}
-    this.hover = null;
 
-    this.board = new Board(geom, {
-      onCell: (c) => this.clickCell(c),
-      onHover: (c) => this.hoverCell(c),
-      onWheel: (dy) => this.sel != null && (this.rotate(dy > 0 ? 1 : -1), true),
-      onPointer: (type) => this.confirm.pointer(type),
+    this.chooser = new Chooser(geom, {
+      enabled: () => this.interactive,
+      canPick: (kind) => (this.state.reserves[this.side] || {})[kind] > 0,
+      onPlay: (move) => onMove(move),
+      onIdle: (cell, piece) => piece && onBlocked(piece),
+      onChange: (what) => this.changed(what),
     });
-    this.keyboard = attachKeyboard(this.board, {
-      onActivate: (c) => this.clickCell(c),
-      onCursor: (c) => this.hoverCell(c),
-    });
-    // The selection said in words, as on the game screen (announce.js).
-    this.voice = new GameVoice(this.keyboard);
+    this.board = this.chooser.board;
 
     this.kindButtons = KINDS.map((kind) => h("button", {
-      type: "button", class: "kind", "data-kind": kind, onclick: () => this.pickKind(kind),
+      type: "button", class: "kind", "data-kind": kind, onclick: () => this.chooser.pickKind(kind),
     }));
     this.reserveEl = h("div", { class: "picker-reserve", role: "group", "aria-label": t("tutorial.picker.reserve") },
       this.kindButtons);
 
-    this.rotation = h("span", { class: "rotation", "data-testid": "rotation" }, "–");
-    this.rotationIcon = h("span", { class: "rotation-icon" });
-    this.rotateBtn = h("button", {
-      type: "button", "data-testid": "rotate", title: t("tutorial.picker.rotate_title"),
-      onclick: () => this.rotate(1),
-    }, `⟳ ${t("tutorial.picker.rotate")}`);
+    this.turn = turnControls(this.chooser, {
+      label: `⟳ ${t("tutorial.picker.rotate")}`, title: t("tutorial.picker.rotate_title"), caption: t("tutorial.picker.rotation"),
+    });
     this.info = h("p", { class: "picker-info", "data-testid": "picker-info" });
     this.warning = h("p", { class: "warning", "data-testid": "last-piece-warning", role: "status" });
     show(this.warning, false);
-    this.confirm = new TapConfirm({
-      onConfirm: () => this.confirmMove(),
-      onCancel: () => this.cancel(),
-    });
     this.controlsEl = h("div", { class: "picker-controls" },
-      h("div", { class: "controls" }, this.rotateBtn,
-        h("span", { class: "rotation-box" }, t("tutorial.picker.rotation"), " ", this.rotation, this.rotationIcon)),
-      this.info, this.warning, this.confirm.el);
+      h("div", { class: "controls" }, this.turn.button, this.turn.box),
+      this.info, this.warning, this.chooser.confirm.el);
 
     this.typed = h("input", {
       type: "text", "data-testid": "move-input", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
@@ -108,14 +86,14 @@ export class Picker {
     this.typedEl = h("div", { class: "controls picker-typed" },
       h("label", { class: "small" }, t("tutorial.picker.typed_label"), " ", this.typed), this.typedBtn);
 
-    this.onKey = (e) => this.key(e);
+    // The reserve and rotation keys, while a move may be made.
+    this.onKey = (e) => this.interactive && this.chooser.key(e);
     document.addEventListener("keydown", this.onKey);
   }
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
-    this.keyboard?.detach();
-    this.board.resize?.disconnect();
+    this.chooser.destroy();
   }
 
   /** Shows `state`; see the module's comment for `opts`. */
@@ -123,12 +101,10 @@ export class Picker {
     this.state = state;
     this.player = side;
     this.counted = counted;
-    this.legal = indexMoves(state);
+    this.chooser.setState(state);
     this.interactive = interactive && state.status !== "over" && !!state.to_move;
     this.marks = marks;
     this.best = best;
-    this.sel = null;
-    this.confirm.clear();
     this.render();
   }
 
@@ -140,7 +116,7 @@ export class Picker {
 
   /** The side to move (whose moves the picker makes). */
   get side() {
-    return this.state ? this.state.to_move : null;
+    return this.chooser.side;
   }
 
   /** The side whose reserve the strip shows. */
@@ -148,101 +124,31 @@ export class Picker {
     return this.player || this.side || "white";
   }
 
-  // ------------------------------------------------------------ choosing
-
-  pickKind(kind) {
-    if (!this.interactive) return;
-    if (this.sel && this.sel.type === "add" && this.sel.kind === kind) this.sel = null;
-    else if ((this.state.reserves[this.side] || {})[kind] > 0) this.sel = { type: "add", kind, rot: 0 };
-    this.confirm.clear();
-    this.render();
-  }
-
-  selectPiece(piece) {
-    this.sel = { type: "move", piece, rot: piece.rotation };
-    this.confirm.clear();
-    this.render();
-  }
-
-  rotate(delta) {
-    if (!this.sel) return;
-    turnSelection(this.sel, this.geom, delta);
-    this.renderSelection();
-    this.renderReserve();
-  }
-
-  cancel() {
-    this.sel = null;
-    this.confirm.clear();
-    this.render();
-  }
-
-  clickCell(cell) {
-    if (!this.interactive) return;
-    const c = cellChoice(this.sel, cell, this.legal, topPieceAt(this.state, cell), this.side);
-    if (c.act === "play") this.play(cell);
-    else if (c.act === "select") this.selectPiece(c.piece);
-    else if (c.act === "cancel") this.cancel();
-    else if (c.act === "try") this.submit(c.move); // the screen says why not
-    else if (c.act === "blocked") this.onBlocked(c.piece);
-  }
-
-  hoverCell(cell) {
-    if (cell === this.hover) return;
-    this.hover = cell;
-    this.renderOverlay();
-  }
-
-  /** A legal target chosen: played at once, or by touch first shown to confirm. */
-  play(cell) {
-    if (this.confirm.ready(cell)) this.submit(moveAt(this.sel, cell));
-    else this.renderSelection();
-  }
-
-  confirmMove() {
-    const move = moveAt(this.sel, this.confirm.cell);
-    this.confirm.clear();
-    if (move) this.submit(move);
-    else this.renderSelection();
-  }
-
-  /** Hands `move` to the screen; the selection stays (for another try) until the next setState. */
-  submit(move) {
-    if (!move) return;
-    this.confirm.clear();
-    this.renderSelection();
-    this.onMove(move);
-  }
-
   submitTyped() {
     const text = this.typed.value.trim();
     if (!text || !this.interactive) return;
     this.typed.value = "";
-    this.submit(text);
-  }
-
-  key(e) {
-    const tg = e.target;
-    if (tg && (tg.tagName === "INPUT" || tg.tagName === "TEXTAREA" || tg.tagName === "SELECT")) return;
-    if (!this.interactive || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (pieceKeys(e, { pick: (kind) => this.pickKind(kind), rotate: (d) => this.rotate(d), selected: () => !!this.sel })) return;
-    if ((e.key === "r" || e.key === "R") && this.sel) {
-      this.rotate(e.shiftKey ? -1 : 1);
-      e.preventDefault();
-    } else if (e.key === "Escape" && this.sel) {
-      this.cancel();
-    }
+    this.chooser.submit(text);
   }
 
   // ------------------------------------------------------------ drawing
+
+  /** What the chooser changed (chooser.js onChange). */
+  changed(what) {
+    if (what === "hover") this.renderOverlay();
+    else if (what === "target") this.renderSelection();
+    else if (what === "turn") {
+      this.renderSelection();
+      this.renderReserve();
+    } else this.render();
+  }
 
   render() {
     if (!this.state) return;
     const s = this.state;
     this.board.setPosition(s, {
-      movable: this.interactive && !this.sel
-        ? new Set(s.pieces.filter((p) => p.movable && p.side === this.side)) : null,
-      lifted: this.sel && this.sel.type === "move" ? this.sel.piece : null,
+      movable: this.chooser.movable(),
+      lifted: this.chooser.lifted(),
       counted: this.counted ? { side: this.counted, cells: countedCells(s, this.geom, this.counted) } : null,
     });
     // The goal's cells, outlined on top of whatever lies there.
@@ -261,14 +167,15 @@ export class Picker {
     const side = this.reserveSide;
     const reserve = (s.reserves && s.reserves[side]) || {};
     const mine = this.interactive && side === this.side;
+    const sel = this.chooser.sel;
     this.reserveEl.dataset.side = side;
     this.kindButtons.forEach((b, i) => {
       const kind = KINDS[i];
       const n = reserve[kind] || 0;
-      const selected = !!(this.sel && this.sel.type === "add" && this.sel.kind === kind);
+      const selected = !!(sel && sel.type === "add" && sel.kind === kind);
       b.setAttribute("data-testid", `reserve-${side}-${kind}`);
-      b.replaceChildren(pieceIcon(this.geom, kind, selected ? this.sel.rot : 0, side), h("span", { class: "count" }, String(n)));
-      b.disabled = !mine || !this.legal.adds.has(kind);
+      b.replaceChildren(pieceIcon(this.geom, kind, selected ? sel.rot : 0, side), h("span", { class: "count" }, String(n)));
+      b.disabled = !mine || !this.chooser.legal.adds.has(kind);
       b.classList.toggle("selected", selected);
       b.classList.toggle("empty", n === 0);
       b.setAttribute("aria-pressed", String(selected));
@@ -277,11 +184,10 @@ export class Picker {
   }
 
   renderSelection() {
-    const sel = this.sel;
-    const kind = sel ? (sel.type === "add" ? sel.kind : sel.piece.kind) : null;
-    this.rotation.textContent = sel ? String(sel.rot) : "–";
-    this.rotationIcon.replaceChildren(sel ? pieceIcon(this.geom, kind, sel.rot, this.side) : "");
-    this.rotateBtn.disabled = !sel;
+    const ch = this.chooser;
+    const sel = ch.sel;
+    const kind = ch.selectedKind();
+    this.turn.render();
     this.info.textContent = !this.interactive ? ""
       : !sel ? t("tutorial.picker.pick")
         : sel.type === "add" ? t("tutorial.picker.adding", { kind })
@@ -291,17 +197,14 @@ export class Picker {
     const warn = this.interactive && sel && sel.type === "add" ? lastPieceWarning(this.state, this.side) : "";
     this.warning.textContent = warn;
     show(this.warning, !!warn);
-    const move = moveAt(sel, this.confirm.cell);
-    this.confirm.render(move, !!move && (this.state.legal_moves || []).includes(move));
+    ch.renderConfirm();
     this.renderOverlay();
-    if (this.interactive) this.voice.selection(sel, this.legal, this.state.position);
+    if (this.interactive) ch.voice.selection(sel, ch.legal, this.state.position);
   }
 
   renderOverlay() {
     if (!this.state) return;
-    const o = this.interactive
-      ? selectionOverlay(this.sel, this.legal, this.confirm.cell || this.hover, this.side)
-      : { hover: this.hover };
+    const o = this.interactive ? this.chooser.overlay() : { hover: this.chooser.hover };
     if (this.best) o.best = bestDrawing(this.state, this.best);
     this.board.setOverlay(o);
   }
