@@ -5,20 +5,20 @@
 
 use crate::app::App;
 use crate::error::ApiError;
-use crate::games::{now_ms, side_from_name, GameError, LiveGame, Mode, Notice, Offer, Request};
+use crate::games::{now_ms, side_from_name, Action, GameError, LiveGame, Mode, Notice, Offer};
 use crate::limits::ClientKey;
 use punct_core::Position;
 use punct_store::GameRow;
 use std::sync::Arc;
 
 impl LiveGame {
-    /// `offer`, `accept` or `decline` a rematch for the holder of `token`.
+    /// Offers, accepts or declines a rematch for the holder of `token`.
     /// Answers the new game's row (to be stored as `new_id`) when the
     /// rematch starts; the game then points to it.
     pub fn rematch(
         &mut self,
         token: &str,
-        action: &str,
+        action: Action,
         new_id: &str,
     ) -> Result<Option<GameRow>, GameError> {
         if !self.is_over() {
@@ -34,10 +34,10 @@ impl LiveGame {
         let offered_by = self.row.rematch_offer.as_deref().and_then(side_from_name);
         let answering = offered_by.is_some_and(|o| o != side || seats.len() > 1);
         match action {
-            "offer" | "accept" if self.mode != Mode::Online || answering => {
+            Action::Propose | Action::Accept if self.mode != Mode::Online || answering => {
                 Ok(Some(self.start_rematch(new_id)))
             }
-            "offer" => {
+            Action::Propose => {
                 if offered_by == Some(side) {
                     return Err(GameError::OwnOffer(Offer::Rematch));
                 }
@@ -46,17 +46,15 @@ impl LiveGame {
                 self.changed();
                 Ok(None)
             }
-            "accept" | "decline" if !answering => Err(GameError::NoOffer(Offer::Rematch)),
-            "decline" => {
+            // Online, with nothing offered to this player.
+            Action::Accept => Err(GameError::NoOffer(Offer::Rematch)),
+            Action::Decline if !answering => Err(GameError::NoOffer(Offer::Rematch)),
+            Action::Decline => {
                 self.row.rematch_offer = None;
                 self.notice = Some(Notice::by("rematch_declined", side));
                 self.changed();
                 Ok(None)
             }
-            other => Err(GameError::BadAction {
-                request: Request::Rematch,
-                action: other.to_string(),
-            }),
         }
     }
 

@@ -5,7 +5,7 @@ use crate::app::{new_token, Shared};
 use crate::clock::TimeControl;
 use crate::create::NewGame;
 use crate::error::ApiError;
-use crate::games::{now_ms, parse_name, side_from_name, LiveGame, Mode};
+use crate::games::{now_ms, parse_name, side_from_name, LiveGame, Mode, Request};
 use crate::limits::Client;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
@@ -409,8 +409,9 @@ pub(crate) async fn post_draw(
     Path(id): Path<String>,
     Body(req): Body<ActionRequest>,
 ) -> Result<Response, ApiError> {
+    let action = Request::Draw.action(&req.action)?;
     let changed = app
-        .change_by(client, &id, |g| g.draw(&req.token, &req.action))
+        .change_by(client, &id, |g| g.draw(&req.token, action))
         .await?;
     Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }
@@ -421,8 +422,9 @@ pub(crate) async fn post_takeback(
     Path(id): Path<String>,
     Body(req): Body<ActionRequest>,
 ) -> Result<Response, ApiError> {
+    let action = Request::Takeback.action(&req.action)?;
     let changed = app
-        .change_by(client, &id, |g| g.takeback(&req.token, &req.action))
+        .change_by(client, &id, |g| g.takeback(&req.token, action))
         .await?;
     Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }
@@ -556,11 +558,12 @@ pub(crate) async fn post_rematch(
     Path(id): Path<String>,
     Body(req): Body<ActionRequest>,
 ) -> Result<Response, ApiError> {
+    let action = Request::Rematch.action(&req.action)?;
     let new_id = new_token(&app, 10);
     let mut new_row = None;
     let mut changed = app
         .change_by(client, &id, |g| {
-            new_row = g.rematch(&req.token, &req.action, &new_id)?;
+            new_row = g.rematch(&req.token, action, &new_id)?;
             Ok(())
         })
         .await?;

@@ -5,7 +5,7 @@
 
 use crate::app::{App, Published, Shared, Slot};
 use crate::error::ApiError;
-use crate::games::now_ms;
+use crate::games::{now_ms, Request};
 use crate::limits::{Client, ClientKey, Kind, SocketGuard};
 use crate::presence::Member;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -369,14 +369,20 @@ pub(crate) async fn live_request(
                 .await
         }
         "resign" => app.change_by(client, game_id, |g| g.resign(&token)).await,
-        "draw" => {
-            app.change_by(client, game_id, |g| g.draw(&token, &action))
-                .await
-        }
-        "takeback" => {
-            app.change_by(client, game_id, |g| g.takeback(&token, &action))
-                .await
-        }
+        "draw" => match Request::Draw.action(&action) {
+            Ok(action) => {
+                app.change_by(client, game_id, |g| g.draw(&token, action))
+                    .await
+            }
+            Err(e) => Err(e.into()),
+        },
+        "takeback" => match Request::Takeback.action(&action) {
+            Ok(action) => {
+                app.change_by(client, game_id, |g| g.takeback(&token, action))
+                    .await
+            }
+            Err(e) => Err(e.into()),
+        },
         "abandon" => app.abandon(client, game_id, &token).await,
         other => Err(ApiError::bad_request(
             "bad_message",

@@ -2,6 +2,7 @@
 //! with what the message names. The game knows no HTTP; `error.rs` maps
 //! each to its status, code and parameters once.
 
+use super::Request;
 use punct_core::{IllegalMove, Move, Side};
 use std::fmt;
 
@@ -10,31 +11,6 @@ use std::fmt;
 pub enum Offer {
     Draw,
     Rematch,
-}
-
-/// Which request's actions were misspelt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Request {
-    Draw,
-    Takeback,
-    Rematch,
-}
-
-impl Request {
-    fn name(self) -> &'static str {
-        match self {
-            Request::Draw => "draw",
-            Request::Takeback => "takeback",
-            Request::Rematch => "rematch",
-        }
-    }
-
-    fn actions(self) -> &'static str {
-        match self {
-            Request::Draw | Request::Rematch => "offer, accept or decline",
-            Request::Takeback => "request, accept or decline",
-        }
-    }
 }
 
 /// Why the game is over for this request.

@@ -9,7 +9,7 @@ mod error;
 mod rules_tests;
 
 pub(crate) use clock::after_flag;
-pub use error::{GameError, Offer, Over, Request};
+pub use error::{GameError, Offer, Over};
 
 use punct_core::{Game, Move, Outcome, Position, Record, Side, Status};
 use punct_store::GameRow;
@@ -98,6 +98,60 @@ impl Notice {
             "ai_no_move" => "the AI failed to find a move; it will try again shortly".into(),
             "ai_busy" => "the AI is too busy to answer now; it will try again shortly".into(),
             other => other.replace('_', " "),
+        }
+    }
+}
+
+/// What a player does about a draw offer, a takeback request or a
+/// rematch offer (a request's `action`, read by [`Request::action`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Offer a draw or a rematch, ask for a takeback.
+    Propose,
+    Accept,
+    Decline,
+}
+
+/// The three things that wait for the other player's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Request {
+    Draw,
+    Takeback,
+    Rematch,
+}
+
+impl Request {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Request::Draw => "draw",
+            Request::Takeback => "takeback",
+            Request::Rematch => "rematch",
+        }
+    }
+
+    /// The actions' words: `offer` (`request` for a takeback), `accept`,
+    /// `decline`.
+    pub(crate) fn actions(self) -> &'static str {
+        match self {
+            Request::Draw | Request::Rematch => "offer, accept or decline",
+            Request::Takeback => "request, accept or decline",
+        }
+    }
+
+    /// Reads a request's `action` word.
+    pub fn action(self, text: &str) -> Result<Action, GameError> {
+        let propose = match self {
+            Request::Takeback => "request",
+            Request::Draw | Request::Rematch => "offer",
+        };
+        match text {
+            "accept" => Ok(Action::Accept),
+            "decline" => Ok(Action::Decline),
+            word if word == propose => Ok(Action::Propose),
+            other => Err(GameError::BadAction {
+                request: self,
+                action: other.to_string(),
+            }),
         }
     }
 }
@@ -479,13 +533,13 @@ impl LiveGame {
         Ok(())
     }
 
-    /// `offer`, `accept` or `decline` a draw. Against the AI an offer is
+    /// Offers, accepts or declines a draw. Against the AI an offer is
     /// answered at once: accepted when the AI judges its own position bad.
-    pub fn draw(&mut self, token: &str, action: &str) -> Result<(), GameError> {
+    pub fn draw(&mut self, token: &str, action: Action) -> Result<(), GameError> {
         self.ensure_not_over()?;
         let offered_by = self.row.draw_offer.as_deref().and_then(side_from_name);
         match action {
-            "offer" => {
+            Action::Propose => {
                 let side = self.acting_side(token, self.position().side_to_move())?;
                 self.ensure_opponent()?;
                 if offered_by == Some(side.opponent()) {
@@ -505,7 +559,7 @@ impl LiveGame {
                 self.changed();
                 Ok(())
             }
-            "accept" | "decline" => {
+            Action::Accept | Action::Decline => {
                 let Some(offerer) = offered_by else {
                     return Err(GameError::NoOffer(Offer::Draw));
                 };
@@ -513,7 +567,7 @@ impl LiveGame {
                 if side == offerer {
                     return Err(GameError::OwnOffer(Offer::Draw));
                 }
-                if action == "accept" {
+                if action == Action::Accept {
                     self.agree_draw()
                 } else {
                     self.row.draw_offer = None;
@@ -522,10 +576,6 @@ impl LiveGame {
                     Ok(())
                 }
             }
-            other => Err(GameError::BadAction {
-                request: Request::Draw,
-                action: other.to_string(),
-            }),
         }
     }
 
@@ -539,9 +589,9 @@ impl LiveGame {
         Ok(())
     }
 
-    /// `request`, `accept` or `decline` a takeback. Against the AI and at
+    /// Asks for, accepts or declines a takeback. Against the AI and at
     /// one screen a request is granted at once.
-    pub fn takeback(&mut self, token: &str, action: &str) -> Result<(), GameError> {
+    pub fn takeback(&mut self, token: &str, action: Action) -> Result<(), GameError> {
         if self.row.result.is_some() {
             return Err(GameError::Over(Over::ByResultOrAgreement));
         }
@@ -552,7 +602,7 @@ impl LiveGame {
         }
         let requested_by = self.row.takeback.as_deref().and_then(side_from_name);
         match action {
-            "request" => {
+            Action::Propose => {
                 let side = match self.mode {
                     // At one screen the last move is taken back, whoever made it.
                     Mode::Hotseat => self.acting_side(
@@ -584,7 +634,7 @@ impl LiveGame {
                     }
                 }
             }
-            "accept" | "decline" => {
+            Action::Accept | Action::Decline => {
                 let Some(requester) = requested_by else {
                     return Err(GameError::NoRequest);
                 };
@@ -592,7 +642,7 @@ impl LiveGame {
                 if side == requester {
                     return Err(GameError::OwnRequest);
                 }
-                if action == "accept" {
+                if action == Action::Accept {
                     self.undo_last_move_of(requester);
                 } else {
                     self.row.takeback = None;
@@ -601,10 +651,6 @@ impl LiveGame {
                 }
                 Ok(())
             }
-            other => Err(GameError::BadAction {
-                request: Request::Takeback,
-                action: other.to_string(),
-            }),
         }
     }
 

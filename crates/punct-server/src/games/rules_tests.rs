@@ -17,7 +17,7 @@
 //! not depend on the exact time is asserted (a charge is right to within
 //! [`SLACK`], the real time the test itself took).
 
-use super::{after_flag, now_ms, parse_name, LiveGame, Mode, Notice};
+use super::{after_flag, now_ms, parse_name, Action, LiveGame, Mode, Notice, Request};
 use crate::clock::TimeControl;
 use crate::error::ApiError;
 use axum::http::StatusCode;
@@ -430,10 +430,10 @@ fn no_move_is_accepted_after_a_win_on_the_board() {
 fn a_draw_offered_and_accepted_ends_the_game_drawn_by_agreement() {
     let mut g = online();
     play_online(&mut g, 2);
-    g.draw(WHITE, "offer").unwrap();
+    g.draw(WHITE, Action::Propose).unwrap();
     assert_eq!(g.row.draw_offer.as_deref(), Some("white"));
     assert!(!g.is_over());
-    g.draw(BLACK, "accept").unwrap();
+    g.draw(BLACK, Action::Accept).unwrap();
     assert_eq!(g.row.result.as_deref(), Some("1/2-1/2"));
     assert_eq!(g.row.reason.as_deref(), Some("agreement"));
     assert_eq!(g.row.status, "1/2-1/2");
@@ -449,8 +449,8 @@ fn a_draw_offered_and_accepted_ends_the_game_drawn_by_agreement() {
 #[test]
 fn a_declined_draw_offer_is_cleared_with_a_notice() {
     let mut g = online();
-    g.draw(WHITE, "offer").unwrap();
-    g.draw(BLACK, "decline").unwrap();
+    g.draw(WHITE, Action::Propose).unwrap();
+    g.draw(BLACK, Action::Decline).unwrap();
     assert_eq!(g.row.draw_offer, None);
     assert_eq!(g.notice, Some(Notice::by("draw_declined", B)));
     assert!(!g.is_over());
@@ -462,28 +462,48 @@ fn a_declined_draw_offer_is_cleared_with_a_notice() {
 #[test]
 fn a_player_cannot_answer_their_own_draw_offer() {
     let mut g = online();
-    g.draw(WHITE, "offer").unwrap();
-    refused(&mut g, |g| g.draw(WHITE, "accept"), "own_offer", CONFLICT);
-    refused(&mut g, |g| g.draw(WHITE, "decline"), "own_offer", CONFLICT);
+    g.draw(WHITE, Action::Propose).unwrap();
+    refused(
+        &mut g,
+        |g| g.draw(WHITE, Action::Accept),
+        "own_offer",
+        CONFLICT,
+    );
+    refused(
+        &mut g,
+        |g| g.draw(WHITE, Action::Decline),
+        "own_offer",
+        CONFLICT,
+    );
     // Offering again just renews the offer.
-    g.draw(WHITE, "offer").unwrap();
+    g.draw(WHITE, Action::Propose).unwrap();
     assert_eq!(g.row.draw_offer.as_deref(), Some("white"));
 }
 
 #[test]
 fn answering_a_draw_when_none_is_offered_is_refused() {
     let mut g = online();
-    refused(&mut g, |g| g.draw(BLACK, "accept"), "no_offer", CONFLICT);
-    refused(&mut g, |g| g.draw(BLACK, "decline"), "no_offer", CONFLICT);
     refused(
         &mut g,
-        |g| g.draw("nobody", "offer"),
+        |g| g.draw(BLACK, Action::Accept),
+        "no_offer",
+        CONFLICT,
+    );
+    refused(
+        &mut g,
+        |g| g.draw(BLACK, Action::Decline),
+        "no_offer",
+        CONFLICT,
+    );
+    refused(
+        &mut g,
+        |g| g.draw("nobody", Action::Propose),
         "bad_token",
         FORBIDDEN,
     );
     let e = refused(
         &mut g,
-        |g| g.draw(WHITE, "propose"),
+        |_| Request::Draw.action("propose"),
         "bad_action",
         BAD_REQUEST,
     );
@@ -493,8 +513,8 @@ fn answering_a_draw_when_none_is_offered_is_refused() {
 #[test]
 fn offering_a_draw_back_to_the_offerer_agrees_it() {
     let mut g = online();
-    g.draw(WHITE, "offer").unwrap();
-    g.draw(BLACK, "offer").unwrap();
+    g.draw(WHITE, Action::Propose).unwrap();
+    g.draw(BLACK, Action::Propose).unwrap();
     assert_eq!(g.row.result.as_deref(), Some("1/2-1/2"));
     assert_eq!(g.row.reason.as_deref(), Some("agreement"));
 }
@@ -503,7 +523,7 @@ fn offering_a_draw_back_to_the_offerer_agrees_it() {
 fn playing_on_declines_the_opponents_draw_offer_but_not_ones_own() {
     let mut g = online();
     // White offers, then moves: its own offer stands for Black to answer.
-    g.draw(WHITE, "offer").unwrap();
+    g.draw(WHITE, Action::Propose).unwrap();
     play_with(&mut g, WHITE);
     assert_eq!(g.row.draw_offer.as_deref(), Some("white"));
     // Black plays on instead of answering: the offer lapses, silently.
@@ -516,18 +536,23 @@ fn playing_on_declines_the_opponents_draw_offer_but_not_ones_own() {
 #[test]
 fn a_draw_cannot_be_offered_before_the_opponent_has_joined() {
     let mut g = waiting(W);
-    let e = refused(&mut g, |g| g.draw(WHITE, "offer"), "no_opponent", CONFLICT);
+    let e = refused(
+        &mut g,
+        |g| g.draw(WHITE, Action::Propose),
+        "no_opponent",
+        CONFLICT,
+    );
     assert_eq!(e.params["side"], "black");
 }
 
 #[test]
 fn draw_actions_after_the_end_are_refused() {
     let mut g = online();
-    g.draw(WHITE, "offer").unwrap();
+    g.draw(WHITE, Action::Propose).unwrap();
     g.resign(BLACK).unwrap();
     // Resigning cleared the offer.
     assert_eq!(g.row.draw_offer, None);
-    for action in ["offer", "accept", "decline"] {
+    for action in [Action::Propose, Action::Accept, Action::Decline] {
         refused(&mut g, |g| g.draw(BLACK, action), "game_over", CONFLICT);
     }
 }
@@ -538,14 +563,14 @@ fn the_ai_declines_a_draw_in_an_even_position() {
     play_with(&mut g, ME);
     ai_plays(&mut g);
     let version = g.row.version;
-    g.draw(ME, "offer").unwrap();
+    g.draw(ME, Action::Propose).unwrap();
     // Answered at once: declined, with a notice; no offer is left pending.
     assert_eq!(g.notice, Some(Notice::AI_DECLINES_DRAW));
     assert_eq!(g.row.draw_offer, None);
     assert!(!g.is_over());
     assert_eq!(g.row.version, version + 1);
     // Nothing to accept or decline against the AI.
-    refused(&mut g, |g| g.draw(ME, "accept"), "no_offer", CONFLICT);
+    refused(&mut g, |g| g.draw(ME, Action::Accept), "no_offer", CONFLICT);
     // The next move clears the notice.
     play_with(&mut g, ME);
     assert_eq!(g.notice, None);
@@ -556,9 +581,9 @@ fn at_the_hot_seat_the_side_to_move_offers_and_the_same_token_answers() {
     let mut g = hotseat();
     play_with(&mut g, HOTSEAT);
     // Black to move: the offer is Black's, the answer White's.
-    g.draw(HOTSEAT, "offer").unwrap();
+    g.draw(HOTSEAT, Action::Propose).unwrap();
     assert_eq!(g.row.draw_offer.as_deref(), Some("black"));
-    g.draw(HOTSEAT, "accept").unwrap();
+    g.draw(HOTSEAT, Action::Accept).unwrap();
     assert_eq!(g.row.reason.as_deref(), Some("agreement"));
 }
 
@@ -568,10 +593,10 @@ fn at_the_hot_seat_the_side_to_move_offers_and_the_same_token_answers() {
 fn an_accepted_takeback_undoes_the_askers_last_move() {
     let mut g = online();
     play_online(&mut g, 1);
-    g.takeback(WHITE, "request").unwrap();
+    g.takeback(WHITE, Action::Propose).unwrap();
     assert_eq!(g.row.takeback.as_deref(), Some("white"));
     assert_eq!(g.game.len(), 1);
-    g.takeback(BLACK, "accept").unwrap();
+    g.takeback(BLACK, Action::Accept).unwrap();
     assert_eq!(g.game.len(), 0);
     assert_eq!(g.row.moves, "");
     assert_eq!(g.row.takeback, None);
@@ -584,8 +609,8 @@ fn an_accepted_takeback_also_undoes_the_opponents_reply() {
     play_online(&mut g, 4);
     // White, to move, asks after Black's reply: Black's 4th ply and
     // White's 3rd go.
-    g.takeback(WHITE, "request").unwrap();
-    g.takeback(BLACK, "accept").unwrap();
+    g.takeback(WHITE, Action::Propose).unwrap();
+    g.takeback(BLACK, Action::Accept).unwrap();
     assert_eq!(g.game.len(), 2);
     assert_eq!(g.position().side_to_move(), W);
 }
@@ -594,8 +619,8 @@ fn an_accepted_takeback_also_undoes_the_opponents_reply() {
 fn a_declined_takeback_is_cleared_with_a_notice() {
     let mut g = online();
     play_online(&mut g, 2);
-    g.takeback(BLACK, "request").unwrap();
-    g.takeback(WHITE, "decline").unwrap();
+    g.takeback(BLACK, Action::Propose).unwrap();
+    g.takeback(WHITE, Action::Decline).unwrap();
     assert_eq!(g.row.takeback, None);
     assert_eq!(g.notice, Some(Notice::by("takeback_declined", W)));
     assert_eq!(g.game.len(), 2);
@@ -606,7 +631,7 @@ fn a_takeback_cannot_be_asked_before_having_moved() {
     let mut g = online();
     let e = refused(
         &mut g,
-        |g| g.takeback(WHITE, "request"),
+        |g| g.takeback(WHITE, Action::Propose),
         "nothing_to_take_back",
         CONFLICT,
     );
@@ -614,7 +639,7 @@ fn a_takeback_cannot_be_asked_before_having_moved() {
     play_with(&mut g, WHITE);
     let e = refused(
         &mut g,
-        |g| g.takeback(BLACK, "request"),
+        |g| g.takeback(BLACK, Action::Propose),
         "nothing_to_take_back",
         CONFLICT,
     );
@@ -626,33 +651,33 @@ fn a_player_cannot_answer_their_own_takeback_request() {
     let mut g = online();
     refused(
         &mut g,
-        |g| g.takeback(BLACK, "accept"),
+        |g| g.takeback(BLACK, Action::Accept),
         "no_request",
         CONFLICT,
     );
     refused(
         &mut g,
-        |g| g.takeback(BLACK, "decline"),
+        |g| g.takeback(BLACK, Action::Decline),
         "no_request",
         CONFLICT,
     );
     play_with(&mut g, WHITE);
-    g.takeback(WHITE, "request").unwrap();
+    g.takeback(WHITE, Action::Propose).unwrap();
     refused(
         &mut g,
-        |g| g.takeback(WHITE, "accept"),
+        |g| g.takeback(WHITE, Action::Accept),
         "own_request",
         CONFLICT,
     );
     refused(
         &mut g,
-        |g| g.takeback(WHITE, "decline"),
+        |g| g.takeback(WHITE, Action::Decline),
         "own_request",
         CONFLICT,
     );
     let e = refused(
         &mut g,
-        |g| g.takeback(WHITE, "undo"),
+        |_| Request::Takeback.action("undo"),
         "bad_action",
         BAD_REQUEST,
     );
@@ -663,10 +688,10 @@ fn a_player_cannot_answer_their_own_takeback_request() {
 fn a_takeback_request_waits_until_the_opponents_is_answered() {
     let mut g = online();
     play_online(&mut g, 2);
-    g.takeback(WHITE, "request").unwrap();
+    g.takeback(WHITE, Action::Propose).unwrap();
     refused(
         &mut g,
-        |g| g.takeback(BLACK, "request"),
+        |g| g.takeback(BLACK, Action::Propose),
         "pending_request",
         CONFLICT,
     );
@@ -676,13 +701,13 @@ fn a_takeback_request_waits_until_the_opponents_is_answered() {
 fn a_move_withdraws_a_pending_takeback_request() {
     let mut g = online();
     play_online(&mut g, 1);
-    g.takeback(WHITE, "request").unwrap();
+    g.takeback(WHITE, Action::Propose).unwrap();
     // Black plays on instead of answering.
     play_with(&mut g, BLACK);
     assert_eq!(g.row.takeback, None);
     refused(
         &mut g,
-        |g| g.takeback(BLACK, "accept"),
+        |g| g.takeback(BLACK, Action::Accept),
         "no_request",
         CONFLICT,
     );
@@ -694,7 +719,7 @@ fn a_takeback_cannot_be_asked_before_the_opponent_has_joined() {
     play_with(&mut g, WHITE);
     refused(
         &mut g,
-        |g| g.takeback(WHITE, "request"),
+        |g| g.takeback(WHITE, Action::Propose),
         "no_opponent",
         CONFLICT,
     );
@@ -708,14 +733,14 @@ fn against_the_ai_a_takeback_is_granted_at_once_back_to_the_persons_last_move() 
     play_with(&mut g, ME);
     ai_plays(&mut g);
     // The AI's reply and the person's move go: back to ply 2.
-    g.takeback(ME, "request").unwrap();
+    g.takeback(ME, Action::Propose).unwrap();
     assert_eq!(g.game.len(), 2);
     assert_eq!(g.row.takeback, None);
     assert!(!g.ai_to_move());
     // Before the AI answers, only the person's move goes.
     play_with(&mut g, ME);
     assert!(g.ai_to_move());
-    g.takeback(ME, "request").unwrap();
+    g.takeback(ME, Action::Propose).unwrap();
     assert_eq!(g.game.len(), 2);
     assert!(!g.ai_to_move());
 }
@@ -726,7 +751,7 @@ fn against_the_ai_moving_second_nothing_is_taken_back_before_the_first_move() {
     ai_plays(&mut g);
     let e = refused(
         &mut g,
-        |g| g.takeback(ME, "request"),
+        |g| g.takeback(ME, Action::Propose),
         "nothing_to_take_back",
         CONFLICT,
     );
@@ -738,7 +763,7 @@ fn at_the_hot_seat_a_takeback_undoes_the_last_move_whoever_made_it() {
     let mut g = hotseat();
     let e = refused(
         &mut g,
-        |g| g.takeback(HOTSEAT, "request"),
+        |g| g.takeback(HOTSEAT, Action::Propose),
         "nothing_to_take_back",
         CONFLICT,
     );
@@ -747,7 +772,7 @@ fn at_the_hot_seat_a_takeback_undoes_the_last_move_whoever_made_it() {
     play_with(&mut g, HOTSEAT);
     play_with(&mut g, HOTSEAT);
     for plies in [2, 1, 0] {
-        g.takeback(HOTSEAT, "request").unwrap();
+        g.takeback(HOTSEAT, Action::Propose).unwrap();
         assert_eq!(g.game.len(), plies);
         assert_eq!(g.row.takeback, None);
     }
@@ -760,27 +785,27 @@ fn a_game_ended_by_resignation_or_agreement_cannot_be_taken_back() {
     g.resign(WHITE).unwrap();
     refused(
         &mut g,
-        |g| g.takeback(WHITE, "request"),
+        |g| g.takeback(WHITE, Action::Propose),
         "game_over",
         CONFLICT,
     );
 
     let mut g = online();
     play_online(&mut g, 2);
-    g.takeback(WHITE, "request").unwrap();
-    g.draw(WHITE, "offer").unwrap();
-    g.draw(BLACK, "accept").unwrap();
+    g.takeback(WHITE, Action::Propose).unwrap();
+    g.draw(WHITE, Action::Propose).unwrap();
+    g.draw(BLACK, Action::Accept).unwrap();
     // The agreement cleared the request; nothing can be taken back.
     assert_eq!(g.row.takeback, None);
     refused(
         &mut g,
-        |g| g.takeback(BLACK, "accept"),
+        |g| g.takeback(BLACK, Action::Accept),
         "game_over",
         CONFLICT,
     );
     refused(
         &mut g,
-        |g| g.takeback(BLACK, "request"),
+        |g| g.takeback(BLACK, Action::Propose),
         "game_over",
         CONFLICT,
     );
@@ -793,10 +818,10 @@ fn a_game_won_on_the_board_can_be_taken_back_and_goes_on() {
     assert!(g.is_over());
     // A review and a rematch offer of the ended game.
     g.row.review = Some("{}".into());
-    g.rematch(BLACK, "offer", "g2").unwrap();
+    g.rematch(BLACK, Action::Propose, "g2").unwrap();
     assert_eq!(g.row.rematch_offer.as_deref(), Some("black"));
-    g.takeback(WHITE, "request").unwrap();
-    g.takeback(BLACK, "accept").unwrap();
+    g.takeback(WHITE, Action::Propose).unwrap();
+    g.takeback(BLACK, Action::Accept).unwrap();
     assert!(!g.is_over());
     assert_eq!(g.row.status, "ongoing");
     assert_eq!(g.game.len(), 0);
@@ -809,17 +834,21 @@ fn a_game_won_on_the_board_can_be_taken_back_and_goes_on() {
 fn a_game_whose_rematch_has_begun_cannot_be_taken_back() {
     let mut g = online_from(Position::from_position_string(WHITE_WINS_NEXT).unwrap());
     g.play(WHITE, WINNING_MOVE, None).unwrap();
-    g.rematch(BLACK, "offer", "g2").unwrap();
-    let new_row = g.rematch(WHITE, "accept", "g2").unwrap();
+    g.rematch(BLACK, Action::Propose, "g2").unwrap();
+    let new_row = g.rematch(WHITE, Action::Accept, "g2").unwrap();
     assert!(new_row.is_some());
     // Begun, not yet stored: already refused.
-    let e = ApiError::from(g.takeback(WHITE, "request").unwrap_err());
+    let e = ApiError::from(g.takeback(WHITE, Action::Propose).unwrap_err());
     assert_eq!((e.status.as_u16(), e.code), (409, "game_over"));
     g.point_to_rematch("g2", true);
     assert_eq!(g.row.rematch.as_deref(), Some("g2"));
     // Clients follow `rematch` to the new game; the old one stays ended.
     let before = g.row.clone();
-    for (token, action) in [(WHITE, "request"), (BLACK, "request"), (BLACK, "accept")] {
+    for (token, action) in [
+        (WHITE, Action::Propose),
+        (BLACK, Action::Propose),
+        (BLACK, Action::Accept),
+    ] {
         let e = ApiError::from(g.takeback(token, action).unwrap_err());
         assert_eq!((e.status.as_u16(), e.code), (409, "game_over"));
     }
@@ -833,8 +862,8 @@ fn a_game_whose_rematch_has_begun_cannot_be_taken_back() {
 fn resigning_ends_the_game_for_the_other_side() {
     let mut g = online();
     play_online(&mut g, 1);
-    g.draw(WHITE, "offer").unwrap();
-    g.takeback(WHITE, "request").unwrap();
+    g.draw(WHITE, Action::Propose).unwrap();
+    g.takeback(WHITE, Action::Propose).unwrap();
     // Black, to move, resigns with an offer and a request pending.
     g.resign(BLACK).unwrap();
     assert_eq!(g.row.result.as_deref(), Some("1-0"));
@@ -1202,7 +1231,7 @@ fn the_flag_is_due_at_the_deadline_and_not_before() {
 fn the_flag_ends_the_game_on_time_for_the_opponent() {
     let mut g = timed(online(), BLITZ);
     play_online(&mut g, 1);
-    g.draw(WHITE, "offer").unwrap();
+    g.draw(WHITE, Action::Propose).unwrap();
     g.flag(B);
     assert_eq!(g.row.result.as_deref(), Some("1-0"));
     assert_eq!(g.row.reason.as_deref(), Some("time:black"));
@@ -1267,11 +1296,11 @@ fn a_takeback_restarts_the_clock_of_the_side_then_to_move() {
     wait(&mut g, 10_000);
     play_with(&mut g, WHITE);
     about(g.row.white_ms, 52_000);
-    g.takeback(WHITE, "request").unwrap();
+    g.takeback(WHITE, Action::Propose).unwrap();
     // Black's clock ran 5 s before it accepted.
     wait(&mut g, 5_000);
     let before = now_ms();
-    g.takeback(BLACK, "accept").unwrap();
+    g.takeback(BLACK, Action::Accept).unwrap();
     // Times are not given back: Black is charged its 5 s, White keeps
     // what it had after its move, and White's clock runs from now.
     about(g.row.black_ms, 55_000);
@@ -1286,7 +1315,7 @@ fn a_takeback_restarts_the_clock_of_the_side_then_to_move() {
     ai_plays(&mut g);
     wait(&mut g, 4_000);
     let before = now_ms();
-    g.takeback(ME, "request").unwrap();
+    g.takeback(ME, Action::Propose).unwrap();
     about(g.row.white_ms, 62_000 - 4_000);
     assert!(g.row.clock_since.unwrap() >= before);
     assert_eq!(running(&g), "white");
@@ -1317,7 +1346,7 @@ fn the_end_of_the_game_stops_the_clock_and_charges_the_running_side() {
 #[test]
 fn a_rematch_cannot_be_offered_while_the_game_goes_on() {
     let mut g = online();
-    for action in ["offer", "accept", "decline"] {
+    for action in [Action::Propose, Action::Accept, Action::Decline] {
         refused(
             &mut g,
             |g| g.rematch(WHITE, action, "g2"),
@@ -1335,9 +1364,9 @@ fn an_online_rematch_offered_and_accepted_swaps_colours_and_keeps_tokens() {
     play_online(&mut g, 3);
     g.resign(BLACK).unwrap();
 
-    assert_eq!(g.rematch(WHITE, "offer", "g2").unwrap(), None);
+    assert_eq!(g.rematch(WHITE, Action::Propose, "g2").unwrap(), None);
     assert_eq!(g.row.rematch_offer.as_deref(), Some("white"));
-    let new = g.rematch(BLACK, "accept", "g2").unwrap().unwrap();
+    let new = g.rematch(BLACK, Action::Accept, "g2").unwrap().unwrap();
     // The new game: colours, tokens and names swapped, same settings.
     assert_eq!(new.id, "g2");
     assert_eq!(
@@ -1371,7 +1400,7 @@ fn an_online_rematch_offered_and_accepted_swaps_colours_and_keeps_tokens() {
     // Only one rematch.
     let e = refused(
         &mut g,
-        |g| g.rematch(WHITE, "offer", "g3"),
+        |g| g.rematch(WHITE, Action::Propose, "g3"),
         "rematch_started",
         CONFLICT,
     );
@@ -1382,8 +1411,8 @@ fn an_online_rematch_offered_and_accepted_swaps_colours_and_keeps_tokens() {
 fn offering_a_rematch_back_to_the_offerer_starts_it() {
     let mut g = online();
     g.resign(WHITE).unwrap();
-    g.rematch(WHITE, "offer", "g2").unwrap();
-    let new = g.rematch(BLACK, "offer", "g2").unwrap();
+    g.rematch(WHITE, Action::Propose, "g2").unwrap();
+    let new = g.rematch(BLACK, Action::Propose, "g2").unwrap();
     assert!(new.is_some());
     assert_eq!(g.rematch_pending.as_deref(), Some("g2"));
 }
@@ -1392,8 +1421,8 @@ fn offering_a_rematch_back_to_the_offerer_starts_it() {
 fn a_declined_rematch_clears_the_offer_with_a_notice() {
     let mut g = online();
     g.resign(WHITE).unwrap();
-    g.rematch(WHITE, "offer", "g2").unwrap();
-    assert_eq!(g.rematch(BLACK, "decline", "g2").unwrap(), None);
+    g.rematch(WHITE, Action::Propose, "g2").unwrap();
+    assert_eq!(g.rematch(BLACK, Action::Decline, "g2").unwrap(), None);
     assert_eq!(g.row.rematch_offer, None);
     assert_eq!(g.notice, Some(Notice::by("rematch_declined", B)));
     assert_eq!(g.rematch_pending, None);
@@ -1405,44 +1434,44 @@ fn a_rematch_offer_is_answered_by_the_other_player_only() {
     g.resign(WHITE).unwrap();
     refused(
         &mut g,
-        |g| g.rematch(BLACK, "accept", "g2"),
+        |g| g.rematch(BLACK, Action::Accept, "g2"),
         "no_offer",
         CONFLICT,
     );
     refused(
         &mut g,
-        |g| g.rematch(BLACK, "decline", "g2"),
+        |g| g.rematch(BLACK, Action::Decline, "g2"),
         "no_offer",
         CONFLICT,
     );
-    g.rematch(WHITE, "offer", "g2").unwrap();
+    g.rematch(WHITE, Action::Propose, "g2").unwrap();
     refused(
         &mut g,
-        |g| g.rematch(WHITE, "offer", "g2"),
+        |g| g.rematch(WHITE, Action::Propose, "g2"),
         "own_offer",
         CONFLICT,
     );
     refused(
         &mut g,
-        |g| g.rematch(WHITE, "accept", "g2"),
+        |g| g.rematch(WHITE, Action::Accept, "g2"),
         "no_offer",
         CONFLICT,
     );
     refused(
         &mut g,
-        |g| g.rematch(WHITE, "decline", "g2"),
+        |g| g.rematch(WHITE, Action::Decline, "g2"),
         "no_offer",
         CONFLICT,
     );
     refused(
         &mut g,
-        |g| g.rematch("nobody", "accept", "g2"),
+        |g| g.rematch("nobody", Action::Accept, "g2"),
         "bad_token",
         FORBIDDEN,
     );
     let e = refused(
         &mut g,
-        |g| g.rematch(BLACK, "again", "g2"),
+        |_| Request::Rematch.action("again"),
         "bad_action",
         BAD_REQUEST,
     );
@@ -1453,7 +1482,7 @@ fn a_rematch_offer_is_answered_by_the_other_player_only() {
 fn against_the_ai_a_rematch_starts_at_once_with_the_ai_on_the_other_side() {
     let mut g = against_ai(B);
     g.resign(ME).unwrap();
-    let new = g.rematch(ME, "offer", "g2").unwrap().unwrap();
+    let new = g.rematch(ME, Action::Propose, "g2").unwrap().unwrap();
     assert_eq!(new.mode, "ai");
     assert_eq!(new.ai_level, Some(3));
     assert_eq!(new.ai_side.as_deref(), Some("white"));
@@ -1470,7 +1499,7 @@ fn against_the_ai_a_rematch_starts_at_once_with_the_ai_on_the_other_side() {
 fn at_the_hot_seat_a_rematch_starts_at_once() {
     let mut g = hotseat();
     g.resign(HOTSEAT).unwrap();
-    let new = g.rematch(HOTSEAT, "offer", "g2").unwrap().unwrap();
+    let new = g.rematch(HOTSEAT, Action::Propose, "g2").unwrap().unwrap();
     assert_eq!(new.mode, "hotseat");
     assert_eq!(new.white_token.as_deref(), Some(HOTSEAT));
     assert_eq!(new.black_token.as_deref(), Some(HOTSEAT));
@@ -1480,11 +1509,11 @@ fn at_the_hot_seat_a_rematch_starts_at_once() {
 fn a_rematch_that_failed_to_be_stored_can_be_begun_again() {
     let mut g = hotseat();
     g.resign(HOTSEAT).unwrap();
-    g.rematch(HOTSEAT, "offer", "g2").unwrap();
+    g.rematch(HOTSEAT, Action::Propose, "g2").unwrap();
     // Pending: a second one is refused.
     refused(
         &mut g,
-        |g| g.rematch(HOTSEAT, "offer", "g3"),
+        |g| g.rematch(HOTSEAT, Action::Propose, "g3"),
         "rematch_started",
         CONFLICT,
     );
@@ -1494,7 +1523,7 @@ fn a_rematch_that_failed_to_be_stored_can_be_begun_again() {
         (g.row.rematch.as_ref(), g.rematch_pending.as_ref()),
         (None, None)
     );
-    assert!(g.rematch(HOTSEAT, "offer", "g3").unwrap().is_some());
+    assert!(g.rematch(HOTSEAT, Action::Propose, "g3").unwrap().is_some());
 }
 
 // ============================================================= abandonment
@@ -1624,4 +1653,29 @@ fn abandonment_after_the_end_or_without_a_seat_is_refused() {
         "game_over",
         CONFLICT,
     );
+}
+
+// ================================================================ actions
+
+#[test]
+fn each_request_reads_its_own_action_words() {
+    assert_eq!(Request::Draw.action("offer"), Ok(Action::Propose));
+    assert_eq!(Request::Rematch.action("offer"), Ok(Action::Propose));
+    assert_eq!(Request::Takeback.action("request"), Ok(Action::Propose));
+    for request in [Request::Draw, Request::Takeback, Request::Rematch] {
+        assert_eq!(request.action("accept"), Ok(Action::Accept));
+        assert_eq!(request.action("decline"), Ok(Action::Decline));
+    }
+    // Another request's word for proposing is not this one's, and words
+    // are read exactly.
+    for (request, word) in [
+        (Request::Takeback, "offer"),
+        (Request::Draw, "request"),
+        (Request::Rematch, "Accept"),
+    ] {
+        let e = ApiError::from(request.action(word).unwrap_err());
+        assert_eq!((e.code, e.status), ("bad_action", BAD_REQUEST));
+        assert_eq!(e.params["action"], word);
+        assert!(e.message.contains(request.actions()), "{}", e.message);
+    }
 }
