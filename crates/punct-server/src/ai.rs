@@ -31,9 +31,9 @@ const JOB_RETRY: Duration = Duration::from_secs(10);
 const JOB_RETRY_MAX: Duration = Duration::from_secs(120);
 
 /// What the players read while the AI waits to try again.
-const NOT_SAVED: Notice = Notice::AI_NOT_SAVED;
-const NO_MOVE: Notice = Notice::AI_NO_MOVE;
-const AI_QUEUE_FULL: Notice = Notice::AI_BUSY;
+const NOT_SAVED: Notice = Notice::AiNotSaved;
+const NO_MOVE: Notice = Notice::AiNoMove;
+const AI_QUEUE_FULL: Notice = Notice::AiBusy;
 
 // ------------------------------------------------------------ AI moves
 

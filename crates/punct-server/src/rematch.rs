@@ -51,7 +51,7 @@ impl LiveGame {
             Action::Decline if !answering => Err(GameError::NoOffer(Offer::Rematch)),
             Action::Decline => {
                 self.row.rematch_offer = None;
-                self.notice = Some(Notice::by("rematch_declined", side));
+                self.notice = Some(Notice::RematchDeclined(side));
                 self.changed();
                 Ok(None)
             }
@@ -65,7 +65,7 @@ impl LiveGame {
         if stored {
             self.row.rematch = Some(id.to_string());
         } else {
-            self.notice = Some(Notice::REMATCH_FAILED);
+            self.notice = Some(Notice::RematchFailed);
         }
         self.changed();
     }

@@ -239,8 +239,8 @@ impl LiveGame {
             // to retry a move it could not save).
             "ai_thinking": self.ai_to_move() && (self.ai_queued || self.ai_elsewhere),
             "notice": self.notice.map(|n| n.text()),
-            "notice_code": self.notice.map(|n| n.code),
-            "notice_params": self.notice.map(|n| match n.side {
+            "notice_code": self.notice.map(|n| n.code()),
+            "notice_params": self.notice.map(|n| match n.side() {
                 Some(side) => json!({"side": side.name()}),
                 None => json!({}),
             }),

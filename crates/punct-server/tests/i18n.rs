@@ -458,7 +458,7 @@ fn every_code_the_server_sends_a_player_has_an_english_text() {
             problems.push(format!("illegal.{reason} has no English text"));
         }
     }
-    for notice in Notice::CODES {
+    for notice in Notice::ALL.map(Notice::code) {
         if !has(&format!("game.notice.{notice}")) {
             problems.push(format!("game.notice.{notice} has no English text"));
         }

@@ -45,59 +45,81 @@ pub fn side_from_name(s: &str) -> Option<Side> {
 }
 
 /// A word for the players that is not stored (the AI declining a draw, a
-/// player joining): a stable code, so that a client can say it in its own
-/// language, and the side it names, if any. `text()` is the English.
+/// player joining): a client says it in its own language by its code
+/// (`game.notice.<code>`) with the side it names; `text()` is the English.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Notice {
-    pub code: &'static str,
-    pub side: Option<Side>,
+pub enum Notice {
+    /// This side's player has claimed their seat.
+    Joined(Side),
+    AiDeclinesDraw,
+    DrawDeclined(Side),
+    TakebackDeclined(Side),
+    RematchDeclined(Side),
+    /// The rematch could not be stored; it may be begun again.
+    RematchFailed,
+    /// The AI's move could not be saved; it tries again shortly.
+    AiNotSaved,
+    /// The AI's search failed; it tries again shortly.
+    AiNoMove,
+    /// The AI's queue was full; it tries again shortly.
+    AiBusy,
 }
 
 impl Notice {
-    /// Every notice's code, for checking that each has a text.
-    pub const CODES: [&'static str; 9] = [
-        "joined",
-        "ai_declines_draw",
-        "draw_declined",
-        "takeback_declined",
-        "rematch_declined",
-        "rematch_failed",
-        "ai_not_saved",
-        "ai_no_move",
-        "ai_busy",
+    /// One of each (a side where it names one), for checking that every
+    /// code has a text.
+    pub const ALL: [Notice; 9] = [
+        Notice::Joined(Side::White),
+        Notice::AiDeclinesDraw,
+        Notice::DrawDeclined(Side::White),
+        Notice::TakebackDeclined(Side::White),
+        Notice::RematchDeclined(Side::White),
+        Notice::RematchFailed,
+        Notice::AiNotSaved,
+        Notice::AiNoMove,
+        Notice::AiBusy,
     ];
-    pub const AI_DECLINES_DRAW: Notice = Notice::new("ai_declines_draw");
-    pub const REMATCH_FAILED: Notice = Notice::new("rematch_failed");
-    pub const AI_NOT_SAVED: Notice = Notice::new("ai_not_saved");
-    pub const AI_NO_MOVE: Notice = Notice::new("ai_no_move");
-    pub const AI_BUSY: Notice = Notice::new("ai_busy");
 
-    pub const fn new(code: &'static str) -> Notice {
-        Notice { code, side: None }
+    /// The stable code clients word it by.
+    pub fn code(self) -> &'static str {
+        match self {
+            Notice::Joined(_) => "joined",
+            Notice::AiDeclinesDraw => "ai_declines_draw",
+            Notice::DrawDeclined(_) => "draw_declined",
+            Notice::TakebackDeclined(_) => "takeback_declined",
+            Notice::RematchDeclined(_) => "rematch_declined",
+            Notice::RematchFailed => "rematch_failed",
+            Notice::AiNotSaved => "ai_not_saved",
+            Notice::AiNoMove => "ai_no_move",
+            Notice::AiBusy => "ai_busy",
+        }
     }
 
-    /// A notice about what `side` did.
-    pub const fn by(code: &'static str, side: Side) -> Notice {
-        Notice {
-            code,
-            side: Some(side),
+    /// The side it is about, if any.
+    pub fn side(self) -> Option<Side> {
+        match self {
+            Notice::Joined(side)
+            | Notice::DrawDeclined(side)
+            | Notice::TakebackDeclined(side)
+            | Notice::RematchDeclined(side) => Some(side),
+            _ => None,
         }
     }
 
     /// The notice in English.
-    pub fn text(&self) -> String {
-        let side = self.side.map_or("", Side::name);
-        match self.code {
-            "joined" => format!("{side} has joined"),
-            "ai_declines_draw" => "the AI declines the draw".into(),
-            "draw_declined" => format!("{side} declines the draw"),
-            "takeback_declined" => format!("{side} declines the takeback"),
-            "rematch_declined" => format!("{side} declines the rematch"),
-            "rematch_failed" => "the rematch could not be started; try again".into(),
-            "ai_not_saved" => "the AI's move could not be saved; it will try again shortly".into(),
-            "ai_no_move" => "the AI failed to find a move; it will try again shortly".into(),
-            "ai_busy" => "the AI is too busy to answer now; it will try again shortly".into(),
-            other => other.replace('_', " "),
+    pub fn text(self) -> String {
+        match self {
+            Notice::Joined(side) => format!("{} has joined", side.name()),
+            Notice::AiDeclinesDraw => "the AI declines the draw".into(),
+            Notice::DrawDeclined(side) => format!("{} declines the draw", side.name()),
+            Notice::TakebackDeclined(side) => format!("{} declines the takeback", side.name()),
+            Notice::RematchDeclined(side) => format!("{} declines the rematch", side.name()),
+            Notice::RematchFailed => "the rematch could not be started; try again".into(),
+            Notice::AiNotSaved => {
+                "the AI's move could not be saved; it will try again shortly".into()
+            }
+            Notice::AiNoMove => "the AI failed to find a move; it will try again shortly".into(),
+            Notice::AiBusy => "the AI is too busy to answer now; it will try again shortly".into(),
         }
     }
 }
@@ -349,7 +371,7 @@ impl LiveGame {
             *self.name_mut(side) = name;
         }
         self.row.invite = None;
-        self.notice = Some(Notice::by("joined", side));
+        self.notice = Some(Notice::Joined(side));
         self.changed();
         Ok(side)
     }
@@ -550,7 +572,7 @@ impl LiveGame {
                     if punct_engine::evaluate(self.position(), ai) <= -30 {
                         return self.agree_draw();
                     }
-                    self.notice = Some(Notice::AI_DECLINES_DRAW);
+                    self.notice = Some(Notice::AiDeclinesDraw);
                     self.changed();
                     return Ok(());
                 }
@@ -571,7 +593,7 @@ impl LiveGame {
                     self.agree_draw()
                 } else {
                     self.row.draw_offer = None;
-                    self.notice = Some(Notice::by("draw_declined", side));
+                    self.notice = Some(Notice::DrawDeclined(side));
                     self.changed();
                     Ok(())
                 }
@@ -646,7 +668,7 @@ impl LiveGame {
                     self.undo_last_move_of(requester);
                 } else {
                     self.row.takeback = None;
-                    self.notice = Some(Notice::by("takeback_declined", side));
+                    self.notice = Some(Notice::TakebackDeclined(side));
                     self.changed();
                 }
                 Ok(())

@@ -452,7 +452,7 @@ fn a_declined_draw_offer_is_cleared_with_a_notice() {
     g.draw(WHITE, Action::Propose).unwrap();
     g.draw(BLACK, Action::Decline).unwrap();
     assert_eq!(g.row.draw_offer, None);
-    assert_eq!(g.notice, Some(Notice::by("draw_declined", B)));
+    assert_eq!(g.notice, Some(Notice::DrawDeclined(B)));
     assert!(!g.is_over());
     // The next change clears the notice.
     play_with(&mut g, WHITE);
@@ -565,7 +565,7 @@ fn the_ai_declines_a_draw_in_an_even_position() {
     let version = g.row.version;
     g.draw(ME, Action::Propose).unwrap();
     // Answered at once: declined, with a notice; no offer is left pending.
-    assert_eq!(g.notice, Some(Notice::AI_DECLINES_DRAW));
+    assert_eq!(g.notice, Some(Notice::AiDeclinesDraw));
     assert_eq!(g.row.draw_offer, None);
     assert!(!g.is_over());
     assert_eq!(g.row.version, version + 1);
@@ -622,7 +622,7 @@ fn a_declined_takeback_is_cleared_with_a_notice() {
     g.takeback(BLACK, Action::Propose).unwrap();
     g.takeback(WHITE, Action::Decline).unwrap();
     assert_eq!(g.row.takeback, None);
-    assert_eq!(g.notice, Some(Notice::by("takeback_declined", W)));
+    assert_eq!(g.notice, Some(Notice::TakebackDeclined(W)));
     assert_eq!(g.game.len(), 2);
 }
 
@@ -916,7 +916,7 @@ fn the_waiting_seat_is_claimed_with_the_invite_code() {
     assert_eq!(g.row.black_name.as_deref(), Some("Bea"));
     assert_eq!(g.row.invite, None);
     assert_eq!(g.invite_open(), None);
-    assert_eq!(g.notice, Some(Notice::by("joined", B)));
+    assert_eq!(g.notice, Some(Notice::Joined(B)));
     assert_eq!(g.row.version, version + 1);
     // The new token holds Black's seat, and moves for it.
     assert_eq!(g.seats("fresh"), [B]);
@@ -1424,7 +1424,7 @@ fn a_declined_rematch_clears_the_offer_with_a_notice() {
     g.rematch(WHITE, Action::Propose, "g2").unwrap();
     assert_eq!(g.rematch(BLACK, Action::Decline, "g2").unwrap(), None);
     assert_eq!(g.row.rematch_offer, None);
-    assert_eq!(g.notice, Some(Notice::by("rematch_declined", B)));
+    assert_eq!(g.notice, Some(Notice::RematchDeclined(B)));
     assert_eq!(g.rematch_pending, None);
 }
 
@@ -1518,7 +1518,7 @@ fn a_rematch_that_failed_to_be_stored_can_be_begun_again() {
         CONFLICT,
     );
     g.point_to_rematch("g2", false);
-    assert_eq!(g.notice, Some(Notice::REMATCH_FAILED));
+    assert_eq!(g.notice, Some(Notice::RematchFailed));
     assert_eq!(
         (g.row.rematch.as_ref(), g.rematch_pending.as_ref()),
         (None, None)
@@ -1678,4 +1678,15 @@ fn each_request_reads_its_own_action_words() {
         assert_eq!(e.params["action"], word);
         assert!(e.message.contains(request.actions()), "{}", e.message);
     }
+}
+
+#[test]
+fn every_notice_has_its_own_code_the_side_it_names_and_english() {
+    let codes: std::collections::HashSet<&str> = Notice::ALL.iter().map(|n| n.code()).collect();
+    assert_eq!(codes.len(), Notice::ALL.len());
+    assert_eq!(Notice::Joined(B).text(), "black has joined");
+    assert_eq!(Notice::DrawDeclined(W).text(), "white declines the draw");
+    assert_eq!(Notice::TakebackDeclined(B).side(), Some(B));
+    assert_eq!(Notice::AiBusy.side(), None);
+    assert_eq!(Notice::AiDeclinesDraw.text(), "the AI declines the draw");
 }
