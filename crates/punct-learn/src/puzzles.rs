@@ -185,7 +185,7 @@ pub enum TryError {
     /// No move to judge.
     NoMoves,
     /// More moves than the puzzle takes of the learner's.
-    TooMany { most: usize },
+    TooMany { kind: PuzzleKind, most: usize },
     /// A move of the learner's breaks a rule.
     Illegal(Move, IllegalMove),
     /// A second move after a first that does not win in two.
@@ -201,6 +201,7 @@ impl Puzzle {
         match count {
             0 => Err(TryError::NoMoves),
             n if n > self.moves_to_find() => Err(TryError::TooMany {
+                kind: self.kind,
                 most: self.moves_to_find(),
             }),
             _ => Ok(()),
@@ -212,8 +213,8 @@ impl std::fmt::Display for TryError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TryError::NoMoves => write!(f, "`moves` lists no move"),
-            TryError::TooMany { most } => {
-                write!(f, "the puzzle takes at most {most} moves of yours")
+            TryError::TooMany { kind, most } => {
+                write!(f, "a {kind} puzzle takes at most {most} moves of yours")
             }
             TryError::Illegal(mv, why) => write!(f, "{mv}: {why}"),
             TryError::NotALine(first) => write!(
@@ -410,7 +411,7 @@ mod tests {
         let two = [one.solutions[0], one.solutions[0]];
         assert!(matches!(
             judge(one, &two),
-            Err(TryError::TooMany { most: 1 })
+            Err(TryError::TooMany { most: 1, .. })
         ));
         let solved = judge(one, &two[..1]).unwrap();
         assert!(solved.correct && solved.solved);

@@ -48,13 +48,7 @@ impl App {
     /// A new game's row: a token for each seat a person here holds. Online
     /// the creator's seat only; the other seat gets its token when its
     /// player claims it with the invite code.
-    pub(crate) fn new_row(
-        &self,
-        variant: Variant,
-        mode: Mode,
-        start: &Position,
-        creator: Side,
-    ) -> GameRow {
+    fn new_row(&self, variant: Variant, mode: Mode, start: &Position, creator: Side) -> GameRow {
         let now = now_ms();
         let (white_token, black_token) = match mode {
             Mode::Ai { ai_side, .. } => {

@@ -126,28 +126,25 @@ struct Attempt {
     moves: Vec<String>,
 }
 
-fn try_error(p: &Puzzle, e: TryError) -> ApiError {
+fn try_error(e: TryError) -> ApiError {
+    let message = e.to_string();
     match e {
-        TryError::NoMoves => ApiError::bad_request("no_moves", "`moves` lists no move"),
-        TryError::TooMany { most } => ApiError::bad_request(
-            "too_many_moves",
-            format!("a {} puzzle takes at most {most} moves of yours", p.kind),
-        )
-        .with("count", most),
+        TryError::NoMoves => ApiError::bad_request("no_moves", message),
+        TryError::TooMany { most, .. } => {
+            ApiError::bad_request("too_many_moves", message).with("count", most)
+        }
         TryError::Illegal(mv, why) => ApiError::illegal(mv, &why),
         TryError::NotALine(first) => {
-            ApiError::bad_request("not_a_line", TryError::NotALine(first).to_string())
-                .with("move", first.to_string())
+            ApiError::bad_request("not_a_line", message).with("move", first.to_string())
         }
-        TryError::Broken(why) => ApiError::internal(why),
+        TryError::Broken(_) => ApiError::internal(message),
     }
 }
 
 async fn attempt(Path(id): Path<String>, Body(body): Body<Attempt>) -> Result<Response, ApiError> {
     let p = found(&id)?;
     // The count is refused before any move is read.
-    p.check_count(body.moves.len())
-        .map_err(|e| try_error(p, e))?;
+    p.check_count(body.moves.len()).map_err(try_error)?;
     let moves: Vec<Move> = body
         .moves
         .iter()
@@ -164,7 +161,7 @@ async fn attempt(Path(id): Path<String>, Body(body): Body<Attempt>) -> Result<Re
     let verdict = tokio::task::spawn_blocking(move || puzzles::judge(p, &moves))
         .await
         .map_err(|e| ApiError::internal(format!("judging failed: {e}")))?
-        .map_err(|e| try_error(p, e))?;
+        .map_err(try_error)?;
     let mut out = json!({
         "correct": verdict.correct,
         "solved": verdict.solved,
