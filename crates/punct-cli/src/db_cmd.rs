@@ -3,7 +3,7 @@
 
 use crate::{bad_input, failed, Failure};
 use clap::{Args, Subcommand};
-use punct_store::Location;
+use punct_store::{ErrorKind, Location, StoreError};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -79,17 +79,11 @@ pub fn run(args: DbArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// A database that cannot be reached or is not ours is the user's input;
-/// anything else failed on the way.
-fn classify(e: String) -> Failure {
-    if e.contains("cannot connect")
-        || e.contains("not a PÜNCT")
-        || e.contains("not an SQLite")
-        || e.contains("same database")
-        || e.contains("newer punct")
-    {
-        bad_input(e)
-    } else {
-        failed(e)
+/// A database that cannot be reached or is not one to use is the user's
+/// input; anything else failed on the way.
+fn classify(e: StoreError) -> Failure {
+    match e.kind() {
+        ErrorKind::Unreachable | ErrorKind::Unusable => bad_input(e.to_string()),
+        ErrorKind::Failed | ErrorKind::Corrupt | ErrorKind::Conflict => failed(e.to_string()),
     }
 }

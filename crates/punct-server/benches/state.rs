@@ -3,7 +3,7 @@
 //! to every watcher.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use punct_server::{GameRow, LiveGame};
+use punct_server::{GameRow, LiveGame, Mode};
 use std::hint::black_box;
 
 /// The start (about 6,000 legal moves) and a public case's opening 15
@@ -17,21 +17,14 @@ fn game(moves: &str) -> LiveGame {
     LiveGame::from_row(GameRow {
         id: "bench".into(),
         variant: "standard".into(),
-        mode: "online".into(),
-        ai_level: None,
-        ai_side: None,
+        mode: Mode::Online,
         white_token: Some("w".into()),
         black_token: Some("b".into()),
         start: "standard:w:0:-".into(),
         moves: moves.into(),
-        result: None,
-        reason: None,
-        draw_offer: None,
-        takeback: None,
         created: 0,
         updated: 0,
         version: 1,
-        status: "ongoing".into(),
         plies: 0,
         invite: None,
         imported: false,

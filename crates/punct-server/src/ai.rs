@@ -239,7 +239,7 @@ async fn think_and_play(app: &Arc<App>, slot: &Arc<Slot>, ticket: Ticket) -> End
         // while the job waited).
         let (pos, level, version, seed, stop) = {
             let mut game = slot.game.lock().await;
-            let Mode::Ai { level, .. } = game.mode else {
+            let Mode::Ai { level, .. } = game.row.mode else {
                 game.ai_queued = false;
                 return Ended::Done;
             };

@@ -65,7 +65,7 @@ pub(crate) async fn game_position(
     let (pos, hint) = {
         let game = slot.game.lock().await;
         let ongoing = !game.is_over();
-        if ongoing && game.mode == Mode::Online {
+        if ongoing && game.row.mode == Mode::Online {
             return Err(ApiError::forbidden(
                 "analysis_off",
                 "analysis is off while a game between people is being played; \
@@ -86,7 +86,7 @@ pub(crate) async fn game_position(
         while past.len() > ply {
             past.undo();
         }
-        let hint = ongoing && ply == len && matches!(game.mode, Mode::Ai { .. });
+        let hint = ongoing && ply == len && matches!(game.row.mode, Mode::Ai { .. });
         (past.position().clone(), hint && !game.row.assisted)
     };
     if hint {

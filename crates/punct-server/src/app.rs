@@ -176,11 +176,7 @@ impl App {
     /// if the stored one is newer, and shows it to the watchers. Returns
     /// whether it changed. A game another instance changed lands here.
     pub(crate) async fn reload(&self, slot: &Slot, game: &mut LiveGame) -> Result<bool, ApiError> {
-        let row = self
-            .store
-            .load(&game.row.id)
-            .await
-            .map_err(ApiError::internal)?;
+        let row = self.store.load(&game.row.id).await?;
         let Some(row) = row.filter(|r| r.version > game.row.version) else {
             return Ok(false);
         };

@@ -30,12 +30,7 @@ impl App {
         if !valid {
             return Err(not_found());
         }
-        let row = self
-            .store
-            .load(id)
-            .await
-            .map_err(ApiError::internal)?
-            .ok_or_else(not_found)?;
+        let row = self.store.load(id).await?.ok_or_else(not_found)?;
         let game = LiveGame::from_row(row).map_err(ApiError::internal)?;
         self.queue_review(&game);
         let slot = {
@@ -138,14 +133,14 @@ const STALE_RETRIES: u32 = 3;
 /// After a restart, games against the AI where it was the AI's turn go on.
 pub(crate) async fn resume_ai_games(app: &Arc<App>) {
     let ongoing = punct_store::ListFilter {
-        status: Some("ongoing".into()),
+        over: Some(false),
         limit: 1000,
         ..Default::default()
     };
     let Ok(rows) = app.store.list(&ongoing).await else {
         return;
     };
-    for row in rows.into_iter().filter(|r| r.mode == "ai") {
+    for row in rows.into_iter().filter(|r| r.mode.ai_side().is_some()) {
         let _ = app.slot(&row.id).await;
     }
 }

@@ -276,24 +276,6 @@ pub fn ai_movetime(tc: Option<TimeControl>, left_ms: i64, configured: u64) -> u6
     budget.max(20).min((left / 2).max(1))
 }
 
-/// A clock result's words: `time:white` → "White ran out of time",
-/// `abandonment:black` → "Black left the game".
-pub fn result_text(reason: &str) -> Option<String> {
-    let capital = |side: &str| {
-        let mut c = side.chars();
-        c.next()
-            .map(|f| f.to_uppercase().chain(c).collect::<String>())
-            .unwrap_or_default()
-    };
-    if let Some(side) = reason.strip_prefix("time:") {
-        return Some(format!("{} ran out of time", capital(side)));
-    }
-    if let Some(side) = reason.strip_prefix("abandonment:") {
-        return Some(format!("{} left the game", capital(side)));
-    }
-    None
-}
-
 /// A game summary's `clock`: the time control only, or null.
 pub fn summary_json(row: &punct_store::GameRow) -> Value {
     row.clock
@@ -519,18 +501,5 @@ mod tests {
         assert_eq!(ai_movetime(rt(5, 0), 100, 1000), 20);
         assert_eq!(ai_movetime(rt(5, 0), 30, 1000), 15);
         assert_eq!(ai_movetime(rt(5, 0), -5, 1000), 1);
-    }
-
-    #[test]
-    fn clock_results_read_as_words() {
-        assert_eq!(
-            result_text("time:white").as_deref(),
-            Some("White ran out of time")
-        );
-        assert_eq!(
-            result_text("abandonment:black").as_deref(),
-            Some("Black left the game")
-        );
-        assert_eq!(result_text("resignation:black"), None);
     }
 }

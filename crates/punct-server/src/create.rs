@@ -76,31 +76,14 @@ impl App {
         GameRow {
             id: new_token(self, 10),
             variant: variant.name().to_string(),
-            mode: mode.name().to_string(),
-            ai_level: match mode {
-                Mode::Ai { level, .. } => Some(level),
-                _ => None,
-            },
-            ai_side: match mode {
-                Mode::Ai { ai_side, .. } => Some(ai_side.name().to_string()),
-                _ => None,
-            },
+            mode,
             white_token,
             black_token,
             start: start.to_position_string(),
-            moves: String::new(),
-            result: None,
-            reason: None,
-            draw_offer: None,
-            takeback: None,
             created: now,
             updated: now,
             version: 1,
-            status: "ongoing".to_string(),
-            plies: 0,
             invite,
-            imported: false,
-            tags: None,
             ..GameRow::default()
         }
     }
@@ -126,7 +109,7 @@ impl App {
         let variant = start.variant();
         // Only a result the moves show, or a resignation or agreement the
         // record states as such, is taken over.
-        let result = recorded_result(record, replayed)
+        let end = recorded_result(record, replayed)
             .map_err(|e| ApiError::unprocessable("bad_record", format!("the record: {e}")))?;
         let mut row = self.new_row(variant, new.mode, &start, new.creator);
         set_creator_name(&mut row, new.mode, new.creator, new.name);
@@ -136,21 +119,14 @@ impl App {
             .map(|m| m.to_string())
             .collect::<Vec<_>>()
             .join(" ");
-        if let Some((outcome, reason)) = result {
-            row.result = Some(outcome.token().to_string());
-            row.reason = Some(reason);
-        }
+        row.end = end;
         row.imported = true;
         row.tags = Some(
             serde_json::to_string(&record.tags)
                 .map_err(|e| ApiError::internal(format!("the record's tags: {e}")))?,
         );
         let mut game = LiveGame::from_row(row).map_err(ApiError::internal)?;
-        game.row.status = if game.is_over() {
-            game.outcome().token().to_string()
-        } else {
-            "ongoing".to_string()
-        };
+        game.row.finished = game.is_over().then(|| game.outcome());
         game.row.plies = game.game.len() as i64;
         game.set_time_control(new.clock);
         Ok(game)

@@ -114,6 +114,14 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A store that failed is the server's fault, whatever its kind: 500
+/// with the store's message (which names the database, never a secret).
+impl From<punct_store::StoreError> for ApiError {
+    fn from(e: punct_store::StoreError) -> ApiError {
+        ApiError::internal(e.to_string())
+    }
+}
+
 /// The one place a game's refusal becomes HTTP: its status, its stable
 /// code and the values the page needs to word it.
 impl From<GameError> for ApiError {

@@ -86,7 +86,7 @@ impl Jobs {
         id: &str,
         kind: JobKind,
         version: i64,
-    ) -> Result<Option<Claim>, String> {
+    ) -> Result<Option<Claim>, punct_store::StoreError> {
         let Some(queue) = store.jobs() else {
             return Ok(Some(Claim { shared: None }));
         };

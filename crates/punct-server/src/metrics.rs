@@ -9,7 +9,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
-use punct_store::{BoxFuture, Change, GameRow, ListFilter, SaveError, Storage};
+use punct_store::{BoxFuture, Change, GameRow, ListFilter, SaveError, Storage, StoreError};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -193,15 +193,18 @@ impl Storage for Timed {
         self.time("update", self.inner.update(row, expected))
     }
 
-    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, String>> {
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, StoreError>> {
         self.time("load", self.inner.load(id))
     }
 
-    fn list<'a>(&'a self, filter: &'a ListFilter) -> BoxFuture<'a, Result<Vec<GameRow>, String>> {
+    fn list<'a>(
+        &'a self,
+        filter: &'a ListFilter,
+    ) -> BoxFuture<'a, Result<Vec<GameRow>, StoreError>> {
         self.time("list", self.inner.list(filter))
     }
 
-    fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, String>> {
+    fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
         self.time("clocks_due", self.inner.clocks_due(by))
     }
 
@@ -209,11 +212,11 @@ impl Storage for Timed {
         &'a self,
         after: Option<&'a str>,
         limit: u32,
-    ) -> BoxFuture<'a, Result<Vec<GameRow>, String>> {
+    ) -> BoxFuture<'a, Result<Vec<GameRow>, StoreError>> {
         self.inner.page(after, limit)
     }
 
-    fn ping(&self) -> BoxFuture<'_, Result<(), String>> {
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
         self.inner.ping()
     }
 

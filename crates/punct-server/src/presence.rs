@@ -10,7 +10,7 @@
 //! opponent has had no live socket for `--abandon-after` may claim the win.
 
 use crate::clock::TimeControl;
-use crate::games::{now_ms, GameError, LiveGame, Mode, Over};
+use crate::games::{now_ms, EndReason, GameError, LiveGame, Mode, Over};
 use punct_core::Side;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -223,8 +223,8 @@ impl LiveGame {
         let Some(&side) = seats.first() else {
             return Err(GameError::NoSeat);
         };
-        if self.mode != Mode::Online {
-            return Err(GameError::NotOnline(self.mode.name()));
+        if self.row.mode != Mode::Online {
+            return Err(GameError::NotOnline(self.row.mode.name()));
         }
         match self.time_control() {
             Some(TimeControl::Realtime { .. }) => {}
@@ -243,7 +243,7 @@ impl LiveGame {
         }
         match away(opponent) {
             Some(ms) if ms >= after_ms => {
-                self.end_by(side, format!("abandonment:{opponent}"));
+                self.end(EndReason::Abandonment(opponent));
                 Ok(())
             }
             gone_ms => Err(GameError::NotAbandoned {
@@ -258,14 +258,15 @@ impl LiveGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use punct_core::{Position, Variant};
+    use crate::games::End;
+    use punct_core::{Outcome, Position, Variant};
     use punct_store::GameRow;
 
     fn online(both_seats: bool) -> LiveGame {
         let row = GameRow {
             id: "g".into(),
             variant: "standard".into(),
-            mode: "online".into(),
+            mode: Mode::Online,
             white_token: Some("w".into()),
             black_token: both_seats.then(|| "b".into()),
             invite: (!both_seats).then(|| "code".into()),
@@ -314,8 +315,13 @@ mod tests {
         let e = g.abandon("w", |_| Some(400), 2000).unwrap_err();
         assert!(e.to_string().contains("in 2 s"), "{e}");
         g.abandon("w", |_| Some(2000), 2000).unwrap();
-        assert_eq!(g.row.reason.as_deref(), Some("abandonment:black"));
-        assert_eq!(g.row.result.as_deref(), Some("1-0"));
+        assert_eq!(
+            g.row.end,
+            Some(End {
+                outcome: Outcome::WhiteWins,
+                reason: EndReason::Abandonment(Side::Black)
+            })
+        );
         assert_eq!(g.row.clock_since, None);
         assert_eq!(code(g.abandon("w", |_| Some(9999), 1)), Some("game_over"));
 

@@ -5,7 +5,7 @@
 
 use crate::app::App;
 use crate::error::ApiError;
-use crate::games::{now_ms, side_from_name, Action, GameError, LiveGame, Mode, Notice, Offer};
+use crate::games::{now_ms, Action, GameError, LiveGame, Mode, Notice, Offer};
 use crate::limits::ClientKey;
 use punct_core::Position;
 use punct_store::GameRow;
@@ -31,17 +31,17 @@ impl LiveGame {
         let Some(&side) = seats.first() else {
             return Err(GameError::NoSeat);
         };
-        let offered_by = self.row.rematch_offer.as_deref().and_then(side_from_name);
+        let offered_by = self.row.rematch_offer;
         let answering = offered_by.is_some_and(|o| o != side || seats.len() > 1);
         match action {
-            Action::Propose | Action::Accept if self.mode != Mode::Online || answering => {
+            Action::Propose | Action::Accept if self.row.mode != Mode::Online || answering => {
                 Ok(Some(self.start_rematch(new_id)))
             }
             Action::Propose => {
                 if offered_by == Some(side) {
                     return Err(GameError::OwnOffer(Offer::Rematch));
                 }
-                self.row.rematch_offer = Some(side.name().to_string());
+                self.row.rematch_offer = Some(side);
                 self.notice = None;
                 self.changed();
                 Ok(None)
@@ -80,9 +80,13 @@ impl LiveGame {
         let row = GameRow {
             id: new_id.to_string(),
             variant: old.variant.clone(),
-            mode: old.mode.clone(),
-            ai_level: old.ai_level,
-            ai_side: self.ai_side().map(|s| s.opponent().name().to_string()),
+            mode: match old.mode {
+                Mode::Ai { level, ai_side } => Mode::Ai {
+                    level,
+                    ai_side: ai_side.opponent(),
+                },
+                other => other,
+            },
             white_token: old.black_token.clone(),
             black_token: old.white_token.clone(),
             white_name: old.black_name.clone(),
@@ -92,8 +96,6 @@ impl LiveGame {
             created: now,
             updated: now,
             version: 1,
-            status: "ongoing".to_string(),
-            plies: 0,
             clock: old.clock.clone(),
             ..GameRow::default()
         };

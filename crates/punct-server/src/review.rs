@@ -55,7 +55,8 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
     let Some(_claim) = app
         .jobs
         .claim(&app.store, id, JobKind::Review, version)
-        .await?
+        .await
+        .map_err(|e| e.to_string())?
     else {
         return Ok(());
     };

@@ -13,7 +13,9 @@ use std::sync::Arc;
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
     let hosts = Arc::new(Hosts::new(&config)?);
     let metrics = Arc::new(crate::metrics::Metrics::new());
-    let store = punct_store::open(&config.location(), config.sync).await?;
+    let store = punct_store::open(&config.location(), config.sync)
+        .await
+        .map_err(|e| e.to_string())?;
     // Every database call timed for the metrics.
     let store = Arc::new(crate::metrics::Timed::new(store, &metrics));
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))

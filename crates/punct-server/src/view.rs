@@ -2,7 +2,7 @@
 //! moves included, written straight from the move list), a replayed
 //! earlier state, the result in words, and a line for game lists.
 
-use crate::games::{LiveGame, Mode};
+use crate::games::{ai_name, end_text, LiveGame, Mode};
 use punct_core::{Move, Outcome, Position, Side, Status, Variant};
 use punct_store::GameRow;
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -217,8 +217,8 @@ impl LiveGame {
         let mut state = board_state(pos, self.is_over());
         state.extend(json!({
             "id": self.row.id,
-            "mode": self.mode.name(),
-            "ai": match self.mode {
+            "mode": self.row.mode.name(),
+            "ai": match self.row.mode {
                 Mode::Ai { level, ai_side } => json!({"level": level, "side": ai_side.name()}),
                 _ => Value::Null,
             },
@@ -230,8 +230,8 @@ impl LiveGame {
             "ply": self.game.len(),
             "last_move": self.game.moves().last().map(|m| m.to_string()),
             "result": self.result_json(),
-            "draw_offer": self.row.draw_offer,
-            "takeback_request": self.row.takeback,
+            "draw_offer": self.row.draw_offer.map(Side::name),
+            "takeback_request": self.row.takeback.map(Side::name),
             "invite_open": self.invite_open().map(Side::name),
             "imported": self.row.imported,
             "tags": self.imported_tags(),
@@ -250,7 +250,7 @@ impl LiveGame {
                 "black": self.player_json(Side::Black),
             },
             "assisted": self.row.assisted,
-            "rematch_offer": self.row.rematch_offer,
+            "rematch_offer": self.row.rematch_offer.map(Side::name),
             "rematch": self.row.rematch,
             "review": self.review_json(),
         }));
@@ -271,8 +271,7 @@ impl LiveGame {
         }
         if ply < total {
             // What happened later (a resignation, an offer) is not shown yet.
-            past.row.result = None;
-            past.row.reason = None;
+            past.row.end = None;
             past.row.draw_offer = None;
             past.row.takeback = None;
             past.notice = None;
@@ -328,19 +327,13 @@ impl LiveGame {
             "white": pos.central_count(Side::White),
             "black": pos.central_count(Side::Black),
         });
-        if self.row.result.is_some() {
-            let reason = self.row.reason.clone().unwrap_or_default();
-            let text = if let Some(side) = reason.strip_prefix("resignation:") {
-                format!("{side} resigns")
-            } else if reason == "agreement" {
-                "drawn by agreement".to_string()
-            } else if let Some(text) = crate::clock::result_text(&reason) {
-                text
-            } else {
-                format!("result {} as recorded", outcome.token())
-            };
-            let reason = reason.split(':').next().unwrap_or("").to_string();
-            return json!({"score": outcome.token(), "winner": winner, "reason": reason, "text": text});
+        if let Some(end) = self.row.end {
+            return json!({
+                "score": outcome.token(),
+                "winner": winner,
+                "reason": end.reason.kind(),
+                "text": end_text(end),
+            });
         }
         match pos.status() {
             Status::Won(side) => {
@@ -386,35 +379,33 @@ impl LiveGame {
 
     /// A line for game lists.
     pub fn summary(row: &GameRow) -> Value {
-        let ongoing = row.status == "ongoing";
-        let player = |side: &str, name: &Option<String>| {
-            let ai = row.mode == "ai" && row.ai_side.as_deref() == Some(side);
-            json!({
-                "name": if ai {
-                    row.ai_level.map(crate::games::ai_name)
-                } else {
-                    name.clone()
-                },
-                "ai": ai,
-            })
+        let ongoing = row.finished.is_none();
+        let player = |side: Side, name: &Option<String>| match row.mode {
+            Mode::Ai { level, ai_side } if ai_side == side => {
+                json!({"name": ai_name(level), "ai": true})
+            }
+            _ => json!({"name": name, "ai": false}),
         };
         // Whoever moved first, plus the plies played since.
         let first_white = row.start.split(':').nth(1) != Some("b");
         let white_to_move = first_white == (row.plies % 2 == 0);
         json!({
             "players": {
-                "white": player("white", &row.white_name),
-                "black": player("black", &row.black_name),
+                "white": player(Side::White, &row.white_name),
+                "black": player(Side::Black, &row.black_name),
             },
             "to_move": if ongoing { json!(if white_to_move { "white" } else { "black" }) } else { Value::Null },
-            "invite_open": row.mode == "online" && row.invite.is_some(),
+            "invite_open": row.mode == Mode::Online && row.invite.is_some(),
             "id": row.id,
             "variant": row.variant,
-            "mode": row.mode,
-            "ai": row.ai_level.map(|l| json!({"level": l, "side": row.ai_side})),
+            "mode": row.mode.name(),
+            "ai": match row.mode {
+                Mode::Ai { level, ai_side } => json!({"level": level, "side": ai_side.name()}),
+                _ => Value::Null,
+            },
             "ply": row.plies,
-            "status": if row.status == "ongoing" { "ongoing" } else { "over" },
-            "result": if row.status == "ongoing" { Value::Null } else { json!(row.status) },
+            "status": if ongoing { "ongoing" } else { "over" },
+            "result": row.finished.map(Outcome::token),
             "created": row.created,
             "updated": row.updated,
             "clock": crate::clock::summary_json(row),

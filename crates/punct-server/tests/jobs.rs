@@ -8,9 +8,9 @@
 mod common;
 
 use common::{cluster_for, postgres_database, psql};
-use punct_core::{Position, Variant};
+use punct_core::{Outcome, Position, Side, Variant};
 use punct_store::postgres::Store;
-use punct_store::{GameRow, JobKind, Lease, Storage};
+use punct_store::{End, EndReason, GameRow, JobKind, Lease, Mode, Storage};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,12 +43,12 @@ fn ai_game(id: &str) -> GameRow {
     GameRow {
         id: id.into(),
         variant: "standard".into(),
-        mode: "ai".into(),
-        ai_level: Some(4),
-        ai_side: Some("white".into()),
+        mode: Mode::Ai {
+            level: 4,
+            ai_side: Side::White,
+        },
         black_token: Some("human".into()),
         start: Position::new(Variant::Standard).to_position_string(),
-        status: "ongoing".into(),
         version: 1,
         ..GameRow::default()
     }
@@ -92,7 +92,7 @@ async fn each_write_keeps_the_job_its_game_waits_for() {
 
     // A change that leaves the AI to move (a draw offer) keeps the claim.
     let offered = GameRow {
-        draw_offer: Some("black".into()),
+        draw_offer: Some(Side::Black),
         version: 2,
         ..g.clone()
     };
@@ -108,9 +108,11 @@ async fn each_write_keeps_the_job_its_game_waits_for() {
 
     // The human resigns: the game waits for its review instead.
     let over = GameRow {
-        status: "0-1".into(),
-        result: Some("0-1".into()),
-        reason: Some("resignation".into()),
+        finished: Some(Outcome::WhiteWins),
+        end: Some(End {
+            outcome: Outcome::WhiteWins,
+            reason: EndReason::Resignation(Side::Black),
+        }),
         ..played(g.clone(), 2, 5)
     };
     store.update(over.clone(), 4).await.unwrap();

@@ -10,8 +10,8 @@
 //! instance take the job; the game's version still decides which move
 //! lands, so two instances thinking at once never both play.
 
-use super::{BoxFuture, GameRow};
-use punct_core::{Position, Side};
+use super::{BoxFuture, GameRow, Mode, StoreError};
+use punct_core::Position;
 use std::time::Duration;
 
 /// What a game waits for.
@@ -44,22 +44,18 @@ impl JobKind {
 /// copied or migrated row gets it too). Agrees with the live game's
 /// `ai_to_move` and the review's condition (tested in `games.rs`).
 pub fn job_of(row: &GameRow) -> Option<JobKind> {
-    if row.status != "ongoing" {
+    if row.finished.is_some() {
         return (row.review.is_none() && row.plies > 0).then_some(JobKind::Review);
     }
-    if row.mode != "ai" {
+    let Mode::Ai { ai_side: ai, .. } = row.mode else {
         return None;
-    }
+    };
     // Every move, a pass too, hands the turn over.
     let start = Position::from_position_string(&row.start).ok()?;
     let to_move = if row.plies % 2 == 0 {
         start.side_to_move()
     } else {
         start.side_to_move().opponent()
-    };
-    let ai = match row.ai_side.as_deref() {
-        Some("white") => Side::White,
-        _ => Side::Black,
     };
     (to_move == ai).then_some(JobKind::Move)
 }
@@ -87,7 +83,7 @@ pub trait JobQueue: Send + Sync {
         version: i64,
         claim: &'a str,
         lease: &'a Lease,
-    ) -> BoxFuture<'a, Result<bool, String>>;
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
     /// Takes up to `limit` jobs that nobody holds (left unclaimed for
     /// `unclaimed_for`, or whose claim ran out), oldest first, each
     /// claimed as `claim`: jobs whose instance died, or that wait on a
@@ -99,15 +95,15 @@ pub trait JobQueue: Send + Sync {
         unclaimed_for: Duration,
         claim: &'a str,
         lease: &'a Lease,
-    ) -> BoxFuture<'a, Result<Vec<(String, JobKind)>, String>>;
+    ) -> BoxFuture<'a, Result<Vec<(String, JobKind)>, StoreError>>;
     /// Extends `claims`; returns those still held (a missing one ran out
     /// and was taken, or its job is done).
     fn renew<'a>(
         &'a self,
         claims: &'a [String],
         lease: &'a Lease,
-    ) -> BoxFuture<'a, Result<Vec<String>, String>>;
+    ) -> BoxFuture<'a, Result<Vec<String>, StoreError>>;
     /// Lets go of `claim` (its work stopped undone): the job waits for
     /// anyone again.
-    fn release<'a>(&'a self, claim: &'a str) -> BoxFuture<'a, Result<(), String>>;
+    fn release<'a>(&'a self, claim: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
 }

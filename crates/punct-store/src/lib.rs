@@ -7,10 +7,14 @@
 //! never replaces a stored one, and a change lands only on the version it
 //! was made from (so two writers can never both play the same ply).
 
+mod error;
+mod game;
 pub mod jobs;
 pub mod postgres;
 pub mod sqlite;
 
+pub use error::{ErrorKind, StoreError};
+pub use game::{End, EndReason, GameRow, Mode};
 pub use jobs::{job_of, JobKind, JobQueue, Lease};
 
 pub use sqlite::{SyncMode, SCHEMA_VERSION};
@@ -23,67 +27,6 @@ use std::sync::Arc;
 /// A boxed future, so [`Storage`] can be used as `dyn Storage`.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// A game as stored: everything needed to rebuild it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GameRow {
-    pub id: String,
-    pub variant: String,
-    /// `ai`, `hotseat` or `online`.
-    pub mode: String,
-    pub ai_level: Option<u32>,
-    /// The side the AI plays (`white` / `black`).
-    pub ai_side: Option<String>,
-    pub white_token: Option<String>,
-    pub black_token: Option<String>,
-    /// Position string the game started from.
-    pub start: String,
-    /// The moves in notation, separated by spaces.
-    pub moves: String,
-    /// A result the position does not show (resignation, agreement, an
-    /// imported record's result): `1-0`, `0-1` or `1/2-1/2`.
-    pub result: Option<String>,
-    /// Why `result`: `resignation`, `agreement` or `recorded`.
-    pub reason: Option<String>,
-    /// Which side offers a draw / asks for a takeback, if any.
-    pub draw_offer: Option<String>,
-    pub takeback: Option<String>,
-    /// Milliseconds since 1970.
-    pub created: i64,
-    pub updated: i64,
-    /// Counts every change; clients use it to order updates.
-    pub version: i64,
-    /// A short summary for listings: `ongoing`, or the result token.
-    pub status: String,
-    /// Plies played (for listings).
-    pub plies: i64,
-    /// The code that claims the online seat still waiting for its player
-    /// (`None` once claimed, and in other modes).
-    pub invite: Option<String>,
-    /// The game came from an imported record.
-    pub imported: bool,
-    /// An imported record's own tags, as a JSON array of `[name, value]`.
-    pub tags: Option<String>,
-    /// The players' display names (`None`: not given).
-    pub white_name: Option<String>,
-    pub black_name: Option<String>,
-    /// The time control as JSON (`clock.rs`), `None` for untimed games.
-    pub clock: Option<String>,
-    /// Each side's time left when its current or last turn began (ms).
-    pub white_ms: Option<i64>,
-    pub black_ms: Option<i64>,
-    /// When the side to move's clock started running (ms since 1970);
-    /// `None` while no clock runs.
-    pub clock_since: Option<i64>,
-    /// The engine helped a player during the game (hints against the AI).
-    pub assisted: bool,
-    /// The side offering a rematch after the game, if any.
-    pub rematch_offer: Option<String>,
-    /// The id of the rematch game this game led to.
-    pub rematch: Option<String>,
-    /// The post-game analysis as JSON (`review.rs`).
-    pub review: Option<String>,
-}
-
 /// Why a write did not land.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SaveError {
@@ -93,7 +36,7 @@ pub enum SaveError {
     /// changed meanwhile): nothing was written.
     Stale,
     /// The database failed.
-    Failed(String),
+    Failed(StoreError),
 }
 
 impl std::fmt::Display for SaveError {
@@ -129,8 +72,8 @@ pub(crate) fn assignments(place: impl Fn(usize) -> String) -> String {
 /// Which games a list shows (`GET /api/games`).
 #[derive(Debug, Default)]
 pub struct ListFilter {
-    /// `ongoing` or `over`.
-    pub status: Option<String>,
+    /// Only games that are over (`true`) or go on (`false`).
+    pub over: Option<bool>,
     /// Only these games (a browser's own), in any order.
     pub ids: Option<Vec<String>>,
     /// Only online games between people that are being played: both
@@ -147,9 +90,9 @@ impl ListFilter {
     /// SQL that both backends read alike.
     pub(crate) fn fixed_conditions(&self) -> Vec<&'static str> {
         let mut conditions = Vec::new();
-        match self.status.as_deref() {
-            Some("ongoing") => conditions.push("status = 'ongoing'"),
-            Some(_) => conditions.push("status <> 'ongoing'"),
+        match self.over {
+            Some(false) => conditions.push("status = 'ongoing'"),
+            Some(true) => conditions.push("status <> 'ongoing'"),
             None => {}
         }
         if self.watch {
@@ -175,21 +118,24 @@ pub trait Storage: Send + Sync {
     /// [`SaveError::Stale`].
     fn update(&self, row: GameRow, expected_version: i64) -> BoxFuture<'_, Result<(), SaveError>>;
     /// The game `id`, if stored.
-    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, String>>;
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, StoreError>>;
     /// The games `filter` picks, most recently changed first.
-    fn list<'a>(&'a self, filter: &'a ListFilter) -> BoxFuture<'a, Result<Vec<GameRow>, String>>;
+    fn list<'a>(
+        &'a self,
+        filter: &'a ListFilter,
+    ) -> BoxFuture<'a, Result<Vec<GameRow>, StoreError>>;
     /// The ongoing games whose running clock may run out by `by` (ms since
     /// 1970): every such game, and perhaps a few more.
-    fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, String>>;
+    fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
     /// Up to `limit` games in id order (bytewise), after `after`: every
     /// game, page by page, for copying a database.
     fn page<'a>(
         &'a self,
         after: Option<&'a str>,
         limit: u32,
-    ) -> BoxFuture<'a, Result<Vec<GameRow>, String>>;
+    ) -> BoxFuture<'a, Result<Vec<GameRow>, StoreError>>;
     /// Checks that the database answers (the readiness check).
-    fn ping(&self) -> BoxFuture<'_, Result<(), String>>;
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>>;
     /// Changes written by anyone sharing the database (other instances
     /// included), as they commit; `None` where this process is the only
     /// writer (SQLite).
@@ -274,7 +220,7 @@ impl Location {
 /// migrated as needed (one process owns it); a PostgreSQL database must
 /// already be at this punct's schema (`punct db migrate`), because several
 /// instances share it and none should change it behind the others' backs.
-pub async fn open(location: &Location, sync: SyncMode) -> Result<Arc<dyn Storage>, String> {
+pub async fn open(location: &Location, sync: SyncMode) -> Result<Arc<dyn Storage>, StoreError> {
     Ok(match location {
         Location::Sqlite(path) => {
             let store = sqlite::Store::open_file(path, sync)?;
@@ -295,7 +241,7 @@ pub async fn open(location: &Location, sync: SyncMode) -> Result<Arc<dyn Storage
 
 /// Brings the database's schema to this punct's version (`punct db
 /// migrate`); says what it did.
-pub async fn migrate(location: &Location) -> Result<String, String> {
+pub async fn migrate(location: &Location) -> Result<String, StoreError> {
     match location {
         Location::Sqlite(path) => {
             let existed = path.exists();
@@ -336,7 +282,7 @@ pub async fn copy(
     from: &dyn Storage,
     to: &dyn Storage,
     mut progress: impl FnMut(&Copied),
-) -> Result<Copied, String> {
+) -> Result<Copied, StoreError> {
     const PAGE: u32 = 500;
     let mut done = Copied::default();
     let mut after: Option<String> = None;
@@ -354,14 +300,25 @@ pub async fn copy(
                     if there.as_ref() == Some(&row) {
                         done.present += 1;
                     } else {
-                        return Err(format!(
-                            "game {} is in both databases and differs: nothing of it was \
-                             overwritten (copied {} games before it); copy into an empty database",
-                            row.id, done.copied
+                        return Err(StoreError::new(
+                            ErrorKind::Conflict,
+                            format!(
+                                "game {} is in both databases and differs: nothing of it was \
+                                 overwritten (copied {} games before it); copy into an empty \
+                                 database",
+                                row.id, done.copied
+                            ),
                         ));
                     }
                 }
-                Err(e) => return Err(format!("game {}: {e}", row.id)),
+                Err(SaveError::Failed(e)) => return Err(e.context(format!("game {}", row.id))),
+                Err(SaveError::Stale) => {
+                    return Err(StoreError::failed(format!(
+                        "game {}: {}",
+                        row.id,
+                        SaveError::Stale
+                    )))
+                }
             }
         }
         progress(&done);
@@ -370,18 +327,20 @@ pub async fn copy(
 
 /// Runs `work` on a small runtime of its own, so the command line's
 /// `punct db` needs no async code.
-fn block_on<T>(work: impl std::future::Future<Output = Result<T, String>>) -> Result<T, String> {
+fn block_on<T>(
+    work: impl std::future::Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start a runtime: {e}"))?
+        .map_err(|e| StoreError::failed(format!("cannot start a runtime: {e}")))?
         .block_on(work)
 }
 
 /// Brings the database at `location` to this punct's
 /// schema; says what it did.
-pub fn migrate_blocking(location: &Location) -> Result<String, String> {
+pub fn migrate_blocking(location: &Location) -> Result<String, StoreError> {
     block_on(migrate(location))
 }
 
@@ -391,18 +350,20 @@ pub fn copy_blocking(
     from: &Location,
     to: &Location,
     progress: impl FnMut(&Copied),
-) -> Result<Copied, String> {
+) -> Result<Copied, StoreError> {
     if from == to {
-        return Err("--from and --to are the same database".to_string());
+        return Err(StoreError::unusable(
+            "--from and --to are the same database",
+        ));
     }
     block_on(async {
         let source = open(from, SyncMode::Full)
             .await
-            .map_err(|e| format!("--from: {e}"))?;
-        migrate(to).await.map_err(|e| format!("--to: {e}"))?;
+            .map_err(|e| e.context("--from"))?;
+        migrate(to).await.map_err(|e| e.context("--to"))?;
         let target = open(to, SyncMode::Full)
             .await
-            .map_err(|e| format!("--to: {e}"))?;
+            .map_err(|e| e.context("--to"))?;
         copy(source.as_ref(), target.as_ref(), progress).await
     })
 }

@@ -9,7 +9,8 @@
 //! migrations (`postgres/V*.sql`), applied by `punct db migrate`; `punct
 //! serve` only checks it.
 
-use super::{job_of, BoxFuture, Change, GameRow, ListFilter, SaveError, COLUMNS};
+use super::{job_of, BoxFuture, Change, GameRow, ListFilter, SaveError, StoreError, COLUMNS};
+use crate::game::Words;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use std::sync::OnceLock;
 use tokio::sync::broadcast;
@@ -112,6 +113,11 @@ pub(crate) fn pg_error(e: &tokio_postgres::Error) -> String {
     }
 }
 
+/// A query that failed.
+fn query_failed(e: tokio_postgres::Error) -> StoreError {
+    StoreError::failed(format!("database: {}", pg_error(&e)))
+}
+
 fn pool_error(e: deadpool_postgres::PoolError) -> String {
     match e {
         deadpool_postgres::PoolError::Backend(e) => pg_error(&e),
@@ -139,11 +145,11 @@ fn latest() -> i32 {
         .unwrap_or(0)
 }
 
-async fn schema(client: &mut tokio_postgres::Client) -> Result<Schema, String> {
+async fn schema(client: &mut tokio_postgres::Client) -> Result<Schema, StoreError> {
     let history: Option<String> = client
         .query_one("SELECT to_regclass('refinery_schema_history')::text", &[])
         .await
-        .map_err(|e| pg_error(&e))?
+        .map_err(|e| StoreError::failed(pg_error(&e)))?
         .get(0);
     if history.is_none() {
         let tables: Vec<String> = client
@@ -153,7 +159,7 @@ async fn schema(client: &mut tokio_postgres::Client) -> Result<Schema, String> {
                 &[],
             )
             .await
-            .map_err(|e| pg_error(&e))?
+            .map_err(|e| StoreError::failed(pg_error(&e)))?
             .iter()
             .map(|r| r.get(0))
             .collect();
@@ -169,16 +175,19 @@ async fn schema(client: &mut tokio_postgres::Client) -> Result<Schema, String> {
     let last = embedded::migrations::runner()
         .get_last_applied_migration_async(client)
         .await
-        .map_err(|e| format!("reading the schema history: {e}"))?;
+        .map_err(|e| StoreError::failed(format!("reading the schema history: {e}")))?;
     Ok(last.map_or(Schema::Empty, |m| Schema::At(m.version())))
 }
 
-async fn connect(url: &str) -> Result<tokio_postgres::Client, String> {
-    let config = parse_url(url)?;
-    let (client, connection) = config
-        .connect(NoTls)
-        .await
-        .map_err(|e| format!("cannot connect to {}: {}", describe_url(url), pg_error(&e)))?;
+async fn connect(url: &str) -> Result<tokio_postgres::Client, StoreError> {
+    let config = parse_url(url).map_err(StoreError::unusable)?;
+    let (client, connection) = config.connect(NoTls).await.map_err(|e| {
+        StoreError::unreachable(format!(
+            "cannot connect to {}: {}",
+            describe_url(url),
+            pg_error(&e)
+        ))
+    })?;
     tokio::spawn(async move {
         // Ends when the client is dropped, or with the connection's error.
         let _ = connection.await;
@@ -189,7 +198,7 @@ async fn connect(url: &str) -> Result<tokio_postgres::Client, String> {
 /// `punct db migrate` on PostgreSQL: applies the migrations this punct
 /// has and the database lacks, each in its own transaction, under an
 /// advisory lock so two instances migrating at once take turns.
-pub async fn migrate(url: &str) -> Result<String, String> {
+pub async fn migrate(url: &str) -> Result<String, StoreError> {
     let what = describe_url(url);
     let mut client = connect(url).await?;
     // A number of our own for the lock: "PÜNCT" in ASCII-ish bytes.
@@ -197,15 +206,17 @@ pub async fn migrate(url: &str) -> Result<String, String> {
     client
         .execute("SELECT pg_advisory_lock($1)", &[&LOCK])
         .await
-        .map_err(|e| format!("{what}: {}", pg_error(&e)))?;
+        .map_err(|e| StoreError::failed(format!("{what}: {}", pg_error(&e))))?;
     let result = async {
         if let Schema::Foreign(why) = schema(&mut client).await? {
-            return Err(format!("{what} is not a PÜNCT games database: {why}"));
+            return Err(StoreError::unusable(format!(
+                "{what} is not a PÜNCT games database: {why}"
+            )));
         }
         let report = embedded::migrations::runner()
             .run_async(&mut client)
             .await
-            .map_err(|e| format!("{what}: migrating failed: {e}"))?;
+            .map_err(|e| StoreError::failed(format!("{what}: migrating failed: {e}")))?;
         let applied: Vec<String> = report
             .applied_migrations()
             .iter()
@@ -239,37 +250,39 @@ pub struct Store {
 
 impl Store {
     /// Connects and checks that the database is at this punct's schema.
-    pub async fn open(url: &str) -> Result<Store, String> {
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
         let what = describe_url(url);
         let mut client = connect(url).await?;
         let migrate = format!("punct db migrate --database '{}'", redact(url));
         match schema(&mut client).await? {
             Schema::At(v) if v == latest() => {}
             Schema::At(v) if v > latest() => {
-                return Err(format!(
+                return Err(StoreError::unusable(format!(
                     "{what} was written by a newer punct (schema version {v}; this punct knows \
                      versions up to {}): upgrade punct",
                     latest()
-                ))
+                )))
             }
             Schema::At(v) => {
-                return Err(format!(
+                return Err(StoreError::unusable(format!(
                     "{what} is at schema version {v}, this punct needs {}: run `{migrate}` first",
                     latest()
-                ))
+                )))
             }
             Schema::Empty => {
-                return Err(format!(
+                return Err(StoreError::unusable(format!(
                     "{what} has no PÜNCT tables yet: run `{migrate}` first"
-                ))
+                )))
             }
             Schema::Foreign(why) => {
-                return Err(format!("{what} is not a PÜNCT games database: {why}"))
+                return Err(StoreError::unusable(format!(
+                    "{what} is not a PÜNCT games database: {why}"
+                )))
             }
         }
         drop(client);
         let manager = Manager::from_config(
-            parse_url(url)?,
+            parse_url(url).map_err(StoreError::unusable)?,
             NoTls,
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
@@ -281,7 +294,7 @@ impl Store {
             .create_timeout(Some(std::time::Duration::from_secs(10)))
             .wait_timeout(Some(std::time::Duration::from_secs(10)))
             .build()
-            .map_err(|e| format!("{what}: {e}"))?;
+            .map_err(|e| StoreError::failed(format!("{what}: {e}")))?;
         Ok(Store {
             pool,
             url: url.to_string(),
@@ -289,11 +302,11 @@ impl Store {
         })
     }
 
-    async fn client(&self) -> Result<deadpool_postgres::Object, String> {
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         self.pool
             .get()
             .await
-            .map_err(|e| format!("{}: {}", self.describe_db(), pool_error(e)))
+            .map_err(|e| StoreError::failed(format!("{}: {}", self.describe_db(), pool_error(e))))
     }
 
     fn describe_db(&self) -> String {
@@ -302,10 +315,11 @@ impl Store {
 
     async fn insert_row(&self, row: GameRow) -> Result<(), SaveError> {
         let client = self.client().await.map_err(SaveError::Failed)?;
-        let ai_level = level_param(&row)?;
+        let words = Words::of(&row);
+        let ai_level = level_param(&words)?;
         let job = job_of(&row).map(|j| j.as_str());
         let stmt = client.prepare_cached(&INSERT).await.map_err(write_failed)?;
-        let mut params = row_params(&row, &ai_level).to_vec();
+        let mut params = row_params(&row, &words, &ai_level).to_vec();
         params.push(&job);
         let rows = client.query(&stmt, &params).await.map_err(write_failed)?;
         if rows.is_empty() {
@@ -317,10 +331,11 @@ impl Store {
 
     async fn update_row(&self, row: GameRow, expected: i64) -> Result<(), SaveError> {
         let client = self.client().await.map_err(SaveError::Failed)?;
-        let ai_level = level_param(&row)?;
+        let words = Words::of(&row);
+        let ai_level = level_param(&words)?;
         let stmt = client.prepare_cached(&UPDATE).await.map_err(write_failed)?;
         let job = job_of(&row).map(|j| j.as_str());
-        let mut params = row_params(&row, &ai_level).to_vec();
+        let mut params = row_params(&row, &words, &ai_level).to_vec();
         params.push(&expected);
         params.push(&job);
         let rows = client.query(&stmt, &params).await.map_err(write_failed)?;
@@ -336,22 +351,22 @@ impl Store {
         &self,
         filter: &str,
         params: &[&(dyn ToSql + Sync)],
-    ) -> Result<Vec<GameRow>, String> {
+    ) -> Result<Vec<GameRow>, StoreError> {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(&format!("SELECT {COLUMNS} FROM games {filter}"))
             .await
-            .map_err(|e| format!("database: {}", pg_error(&e)))?;
+            .map_err(query_failed)?;
         client
             .query(&stmt, params)
             .await
-            .map_err(|e| format!("database: {}", pg_error(&e)))?
+            .map_err(query_failed)?
             .iter()
             .map(row_to_game)
             .collect()
     }
 
-    async fn list_rows(&self, filter: &ListFilter) -> Result<Vec<GameRow>, String> {
+    async fn list_rows(&self, filter: &ListFilter) -> Result<Vec<GameRow>, StoreError> {
         let mut clauses: Vec<String> = filter
             .fixed_conditions()
             .into_iter()
@@ -474,36 +489,47 @@ fn redact(url: &str) -> String {
 }
 
 fn write_failed(e: tokio_postgres::Error) -> SaveError {
-    SaveError::Failed(format!("database write failed: {}", pg_error(&e)))
+    SaveError::Failed(StoreError::failed(format!(
+        "database write failed: {}",
+        pg_error(&e)
+    )))
 }
 
 /// The AI level as PostgreSQL's INTEGER.
-fn level_param(row: &GameRow) -> Result<Option<i32>, SaveError> {
-    row.ai_level
-        .map(i32::try_from)
-        .transpose()
-        .map_err(|_| SaveError::Failed(format!("AI level {:?} out of range", row.ai_level)))
+fn level_param(words: &Words) -> Result<Option<i32>, SaveError> {
+    words.ai_level.map(i32::try_from).transpose().map_err(|_| {
+        SaveError::Failed(StoreError::failed(format!(
+            "AI level {:?} out of range",
+            words.ai_level
+        )))
+    })
 }
 
-fn row_params<'a>(g: &'a GameRow, ai_level: &'a Option<i32>) -> [&'a (dyn ToSql + Sync); 31] {
+/// A game's 31 parameters in [`COLUMNS`] order; `w` holds its typed
+/// values' words.
+fn row_params<'a>(
+    g: &'a GameRow,
+    w: &'a Words,
+    ai_level: &'a Option<i32>,
+) -> [&'a (dyn ToSql + Sync); 31] {
     [
         &g.id,
         &g.variant,
-        &g.mode,
+        &w.mode,
         ai_level,
-        &g.ai_side,
+        &w.ai_side,
         &g.white_token,
         &g.black_token,
         &g.start,
         &g.moves,
-        &g.result,
-        &g.reason,
-        &g.draw_offer,
-        &g.takeback,
+        &w.result,
+        &w.reason,
+        &w.draw_offer,
+        &w.takeback,
         &g.created,
         &g.updated,
         &g.version,
-        &g.status,
+        &w.status,
         &g.plies,
         &g.invite,
         &g.imported,
@@ -515,36 +541,28 @@ fn row_params<'a>(g: &'a GameRow, ai_level: &'a Option<i32>) -> [&'a (dyn ToSql 
         &g.black_ms,
         &g.clock_since,
         &g.assisted,
-        &g.rematch_offer,
+        &w.rematch_offer,
         &g.rematch,
         &g.review,
     ]
 }
 
-fn row_to_game(r: &tokio_postgres::Row) -> Result<GameRow, String> {
-    let bad = |e: tokio_postgres::Error| format!("database: a stored game: {}", pg_error(&e));
-    let ai_level: Option<i32> = r.try_get(3).map_err(bad)?;
-    Ok(GameRow {
+/// A game read from its columns; the typed values from their words
+/// (`game.rs`).
+fn row_to_game(r: &tokio_postgres::Row) -> Result<GameRow, StoreError> {
+    let bad = |e: tokio_postgres::Error| {
+        StoreError::failed(format!("database: a stored game: {}", pg_error(&e)))
+    };
+    let mut row = GameRow {
         id: r.try_get(0).map_err(bad)?,
         variant: r.try_get(1).map_err(bad)?,
-        mode: r.try_get(2).map_err(bad)?,
-        ai_level: ai_level
-            .map(u32::try_from)
-            .transpose()
-            .map_err(|_| format!("database: a stored game has AI level {ai_level:?}"))?,
-        ai_side: r.try_get(4).map_err(bad)?,
         white_token: r.try_get(5).map_err(bad)?,
         black_token: r.try_get(6).map_err(bad)?,
         start: r.try_get(7).map_err(bad)?,
         moves: r.try_get(8).map_err(bad)?,
-        result: r.try_get(9).map_err(bad)?,
-        reason: r.try_get(10).map_err(bad)?,
-        draw_offer: r.try_get(11).map_err(bad)?,
-        takeback: r.try_get(12).map_err(bad)?,
         created: r.try_get(13).map_err(bad)?,
         updated: r.try_get(14).map_err(bad)?,
         version: r.try_get(15).map_err(bad)?,
-        status: r.try_get(16).map_err(bad)?,
         plies: r.try_get(17).map_err(bad)?,
         invite: r.try_get(18).map_err(bad)?,
         imported: r.try_get(19).map_err(bad)?,
@@ -556,10 +574,33 @@ fn row_to_game(r: &tokio_postgres::Row) -> Result<GameRow, String> {
         black_ms: r.try_get(25).map_err(bad)?,
         clock_since: r.try_get(26).map_err(bad)?,
         assisted: r.try_get(27).map_err(bad)?,
-        rematch_offer: r.try_get(28).map_err(bad)?,
         rematch: r.try_get(29).map_err(bad)?,
         review: r.try_get(30).map_err(bad)?,
-    })
+        ..GameRow::default()
+    };
+    let ai_level: Option<i32> = r.try_get(3).map_err(bad)?;
+    let ai_level = match ai_level.map(u32::try_from).transpose() {
+        Ok(level) => level,
+        Err(_) => {
+            return Err(StoreError::corrupt(
+                &row.id,
+                format!("the column ai_level holds {ai_level:?}"),
+            ))
+        }
+    };
+    Words {
+        mode: r.try_get(2).map_err(bad)?,
+        ai_level,
+        ai_side: r.try_get(4).map_err(bad)?,
+        result: r.try_get(9).map_err(bad)?,
+        reason: r.try_get(10).map_err(bad)?,
+        draw_offer: r.try_get(11).map_err(bad)?,
+        takeback: r.try_get(12).map_err(bad)?,
+        status: r.try_get(16).map_err(bad)?,
+        rematch_offer: r.try_get(28).map_err(bad)?,
+    }
+    .read_into(&mut row)?;
+    Ok(row)
 }
 
 impl super::Storage for Store {
@@ -579,7 +620,7 @@ impl super::Storage for Store {
         Box::pin(self.update_row(row, expected))
     }
 
-    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, String>> {
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, StoreError>> {
         Box::pin(async move {
             let id = id.to_string();
             Ok(self
@@ -590,11 +631,14 @@ impl super::Storage for Store {
         })
     }
 
-    fn list<'a>(&'a self, filter: &'a ListFilter) -> BoxFuture<'a, Result<Vec<GameRow>, String>> {
+    fn list<'a>(
+        &'a self,
+        filter: &'a ListFilter,
+    ) -> BoxFuture<'a, Result<Vec<GameRow>, StoreError>> {
         Box::pin(self.list_rows(filter))
     }
 
-    fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, String>> {
+    fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
         Box::pin(async move {
             let client = self.client().await?;
             let rows = client
@@ -604,7 +648,7 @@ impl super::Storage for Store {
                     &[&by],
                 )
                 .await
-                .map_err(|e| format!("database: {}", pg_error(&e)))?;
+                .map_err(query_failed)?;
             Ok(rows.iter().map(|r| r.get(0)).collect())
         })
     }
@@ -613,7 +657,7 @@ impl super::Storage for Store {
         &'a self,
         after: Option<&'a str>,
         limit: u32,
-    ) -> BoxFuture<'a, Result<Vec<GameRow>, String>> {
+    ) -> BoxFuture<'a, Result<Vec<GameRow>, StoreError>> {
         Box::pin(async move {
             let after = after.map(str::to_string);
             let limit = i64::from(limit);
@@ -638,14 +682,16 @@ impl super::Storage for Store {
         Some(self)
     }
 
-    fn ping(&self) -> BoxFuture<'_, Result<(), String>> {
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(async move {
             let client = self.client().await?;
             client
                 .query_one("SELECT 1", &[])
                 .await
                 .map(|_| ())
-                .map_err(|e| format!("{}: {}", self.describe_db(), pg_error(&e)))
+                .map_err(|e| {
+                    StoreError::failed(format!("{}: {}", self.describe_db(), pg_error(&e)))
+                })
         })
     }
 }

@@ -6,8 +6,9 @@
 //! write: a move is on disk before anyone is told it was played, and many
 //! games moving at once share one fsync (group commit).
 
-use super::{BoxFuture, GameRow, ListFilter, SaveError, COLUMNS};
-use rusqlite::{params, Connection, OptionalExtension};
+use super::{BoxFuture, GameRow, ListFilter, SaveError, StoreError, COLUMNS};
+use crate::game::Words;
+use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::Mutex;
@@ -83,25 +84,19 @@ const VERSIONS: &[SchemaVersion] = &[
 /// The schema version this punct writes.
 pub const SCHEMA_VERSION: u32 = VERSIONS.len() as u32;
 
-fn row_to_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
-    Ok(GameRow {
+/// A game read from its columns; the typed values from their words
+/// (`game.rs`).
+fn row_to_game(r: &rusqlite::Row<'_>) -> Result<GameRow, StoreError> {
+    let mut row = GameRow {
         id: r.get(0)?,
         variant: r.get(1)?,
-        mode: r.get(2)?,
-        ai_level: r.get(3)?,
-        ai_side: r.get(4)?,
         white_token: r.get(5)?,
         black_token: r.get(6)?,
         start: r.get(7)?,
         moves: r.get(8)?,
-        result: r.get(9)?,
-        reason: r.get(10)?,
-        draw_offer: r.get(11)?,
-        takeback: r.get(12)?,
         created: r.get(13)?,
         updated: r.get(14)?,
         version: r.get(15)?,
-        status: r.get(16)?,
         plies: r.get(17)?,
         invite: r.get(18)?,
         imported: r.get(19)?,
@@ -113,10 +108,23 @@ fn row_to_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         black_ms: r.get(25)?,
         clock_since: r.get(26)?,
         assisted: r.get(27)?,
-        rematch_offer: r.get(28)?,
         rematch: r.get(29)?,
         review: r.get(30)?,
-    })
+        ..GameRow::default()
+    };
+    Words {
+        mode: r.get(2)?,
+        ai_level: r.get(3)?,
+        ai_side: r.get(4)?,
+        result: r.get(9)?,
+        reason: r.get(10)?,
+        draw_offer: r.get(11)?,
+        takeback: r.get(12)?,
+        status: r.get(16)?,
+        rematch_offer: r.get(28)?,
+    }
+    .read_into(&mut row)?;
+    Ok(row)
 }
 
 /// How far a commit goes before a change is acknowledged.
@@ -230,16 +238,16 @@ fn inspect(conn: &Connection) -> rusqlite::Result<Found> {
 /// the schema in a new file, or migrates an older version step by step.
 /// Returns the version it migrated from. A database of a newer punct, or
 /// one that is not ours, is refused untouched.
-fn prepare_schema(conn: &mut Connection, path: &Path) -> Result<Option<u32>, String> {
+fn prepare_schema(conn: &mut Connection, path: &Path) -> Result<Option<u32>, StoreError> {
     let fail = |e: rusqlite::Error| {
         if e.sqlite_error_code() == Some(rusqlite::ErrorCode::NotADatabase) {
-            format!(
+            StoreError::unusable(format!(
                 "database {} is not an SQLite database (SQLite: {e}): move it away, or start \
                  with another --data-dir",
                 path.display()
-            )
+            ))
         } else {
-            format!("database {}: {e}", path.display())
+            StoreError::failed(format!("database {}: {e}", path.display()))
         }
     };
     // IMMEDIATE: a second punct opening the same file waits instead of
@@ -261,18 +269,18 @@ fn prepare_schema(conn: &mut Connection, path: &Path) -> Result<Option<u32>, Str
             from
         }
         Found::Newer(v) => {
-            return Err(format!(
+            return Err(StoreError::unusable(format!(
                 "database {} was written by a newer punct (schema version {v}; this punct \
                  knows versions up to {SCHEMA_VERSION}): upgrade punct, or start with another \
                  --data-dir",
                 path.display()
-            ))
+            )))
         }
         Found::Foreign(why) => {
-            return Err(format!(
+            return Err(StoreError::unusable(format!(
                 "database {} is not a PÜNCT games database: {why}",
                 path.display()
-            ))
+            )))
         }
     };
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)
@@ -282,10 +290,10 @@ fn prepare_schema(conn: &mut Connection, path: &Path) -> Result<Option<u32>, Str
     match inspect(&tx).map_err(fail)? {
         Found::Version(v) if v == SCHEMA_VERSION => {}
         other => {
-            return Err(format!(
+            return Err(StoreError::failed(format!(
                 "database {}: preparing schema version {SCHEMA_VERSION} went wrong: {other:?}",
                 path.display()
-            ))
+            )))
         }
     }
     tx.commit().map_err(fail)?;
@@ -313,20 +321,25 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) `games.sqlite3` in `dir`; see
     /// [`Store::open_file`].
-    pub fn open(dir: &Path, sync: SyncMode) -> Result<Store, String> {
+    pub fn open(dir: &Path, sync: SyncMode) -> Result<Store, StoreError> {
         Store::open_file(&dir.join(super::SQLITE_FILE), sync)
     }
 
     /// Opens (creating if needed, with its directory) the database file
     /// `path`, migrating an older schema. Refuses a database of a newer
     /// punct, one that is not PÜNCT's and a file that is not SQLite.
-    pub fn open_file(path: &Path, sync: SyncMode) -> Result<Store, String> {
+    pub fn open_file(path: &Path, sync: SyncMode) -> Result<Store, StoreError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create data directory {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|e| {
+                StoreError::unusable(format!(
+                    "cannot create data directory {}: {e}",
+                    dir.display()
+                ))
+            })?;
         }
         let path = path.to_path_buf();
-        let fail = |e: rusqlite::Error| format!("database {}: {e}", path.display());
+        let fail =
+            |e: rusqlite::Error| StoreError::failed(format!("database {}: {e}", path.display()));
         let mut writer = connect(&path).map_err(fail)?;
         let migrated_from = prepare_schema(&mut writer, &path)?;
         configure(&writer, sync).map_err(fail)?;
@@ -336,7 +349,7 @@ impl Store {
         std::thread::Builder::new()
             .name("punct-db-writer".into())
             .spawn(move || write_loop(writer, rx))
-            .map_err(|e| format!("cannot start the database writer: {e}"))?;
+            .map_err(|e| StoreError::failed(format!("cannot start the database writer: {e}")))?;
         Ok(Store {
             path,
             writes: Mutex::new(tx),
@@ -368,7 +381,7 @@ impl Store {
     }
 
     async fn write(&self, write: Write) -> Result<(), SaveError> {
-        let stopped = || SaveError::Failed("database writer stopped".to_string());
+        let stopped = || SaveError::Failed(StoreError::failed("database writer stopped"));
         let (ack, done) = oneshot::channel();
         self.writes
             .lock()
@@ -378,28 +391,26 @@ impl Store {
         done.await.map_err(|_| stopped())?
     }
 
-    pub fn load(&self, id: &str) -> Result<Option<GameRow>, String> {
-        let conn = self
-            .reader
+    pub fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let conn = self.reader()?;
+        let mut stmt =
+            conn.prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE id = ?1"))?;
+        let mut rows = stmt.query_and_then(params![id], row_to_game)?;
+        rows.next().transpose()
+    }
+
+    /// The connection for reads.
+    fn reader(&self) -> Result<std::sync::MutexGuard<'_, Connection>, StoreError> {
+        self.reader
             .lock()
-            .map_err(|_| "database reader unavailable")?;
-        conn.query_row(
-            &format!("SELECT {COLUMNS} FROM games WHERE id = ?1"),
-            params![id],
-            row_to_game,
-        )
-        .optional()
-        .map_err(|e| format!("database: {e}"))
+            .map_err(|_| StoreError::failed("database reader unavailable"))
     }
 }
 
 impl Store {
     /// The games `filter` picks, most recently changed first.
-    pub fn list(&self, filter: &ListFilter) -> Result<Vec<GameRow>, String> {
-        let conn = self
-            .reader
-            .lock()
-            .map_err(|_| "database reader unavailable")?;
+    pub fn list(&self, filter: &ListFilter) -> Result<Vec<GameRow>, StoreError> {
+        let conn = self.reader()?;
         let mut clauses: Vec<String> = filter
             .fixed_conditions()
             .into_iter()
@@ -425,16 +436,11 @@ impl Store {
         } else {
             format!("WHERE {}", clauses.join(" AND "))
         };
-        let mut stmt = conn
-            .prepare(&format!(
-                "SELECT {COLUMNS} FROM games {filter} ORDER BY updated DESC, id LIMIT ?{limit}"
-            ))
-            .map_err(|e| format!("database: {e}"))?;
-        let rows = stmt
-            .query_map(rusqlite::params_from_iter(values), row_to_game)
-            .map_err(|e| format!("database: {e}"))?;
-        rows.collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("database: {e}"))
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM games {filter} ORDER BY updated DESC, id LIMIT ?{limit}"
+        ))?;
+        let rows = stmt.query_and_then(rusqlite::params_from_iter(values), row_to_game)?;
+        rows.collect()
     }
 }
 
@@ -443,65 +449,51 @@ impl Store {
     /// 1970): the clock started at `clock_since`, and the side to move has
     /// at least the smaller of the two times left, so this finds every
     /// such game (and perhaps a few more).
-    pub fn clocks_due(&self, by: i64) -> Result<Vec<String>, String> {
-        let conn = self
-            .reader
-            .lock()
-            .map_err(|_| "database reader unavailable")?;
-        let mut stmt = conn
-            .prepare(
-                "SELECT id FROM games WHERE status = 'ongoing' AND clock_since IS NOT NULL \
+    pub fn clocks_due(&self, by: i64) -> Result<Vec<String>, StoreError> {
+        let conn = self.reader()?;
+        let mut stmt = conn.prepare(
+            "SELECT id FROM games WHERE status = 'ongoing' AND clock_since IS NOT NULL \
                  AND clock_since + min(coalesce(white_ms, 0), coalesce(black_ms, 0)) <= ?1",
-            )
-            .map_err(|e| format!("database: {e}"))?;
-        let rows = stmt
-            .query_map(params![by], |r| r.get(0))
-            .map_err(|e| format!("database: {e}"))?;
-        rows.collect::<Result<Vec<String>, _>>()
-            .map_err(|e| format!("database: {e}"))
+        )?;
+        let rows = stmt.query_map(params![by], |r| r.get(0))?;
+        Ok(rows.collect::<Result<Vec<String>, _>>()?)
     }
 }
 
 impl Store {
     /// Up to `limit` games in id order after `after` (SQLite compares
     /// text bytewise).
-    pub fn page(&self, after: Option<&str>, limit: u32) -> Result<Vec<GameRow>, String> {
-        let conn = self
-            .reader
-            .lock()
-            .map_err(|_| "database reader unavailable")?;
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM games WHERE ?1 IS NULL OR id > ?1 ORDER BY id LIMIT ?2"
-            ))
-            .map_err(|e| format!("database: {e}"))?;
-        let rows = stmt
-            .query_map(params![after, limit], row_to_game)
-            .map_err(|e| format!("database: {e}"))?;
-        rows.collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("database: {e}"))
+    pub fn page(&self, after: Option<&str>, limit: u32) -> Result<Vec<GameRow>, StoreError> {
+        let conn = self.reader()?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM games WHERE ?1 IS NULL OR id > ?1 ORDER BY id LIMIT ?2"
+        ))?;
+        let rows = stmt.query_and_then(params![after, limit], row_to_game)?;
+        rows.collect()
     }
 }
 
-fn row_params(g: &GameRow) -> [&dyn rusqlite::ToSql; 31] {
+/// A game's 31 parameters in [`COLUMNS`] order; `w` holds its typed
+/// values' words.
+fn row_params<'a>(g: &'a GameRow, w: &'a Words) -> [&'a dyn rusqlite::ToSql; 31] {
     [
         &g.id,
         &g.variant,
-        &g.mode,
-        &g.ai_level,
-        &g.ai_side,
+        &w.mode,
+        &w.ai_level,
+        &w.ai_side,
         &g.white_token,
         &g.black_token,
         &g.start,
         &g.moves,
-        &g.result,
-        &g.reason,
-        &g.draw_offer,
-        &g.takeback,
+        &w.result,
+        &w.reason,
+        &w.draw_offer,
+        &w.takeback,
         &g.created,
         &g.updated,
         &g.version,
-        &g.status,
+        &w.status,
         &g.plies,
         &g.invite,
         &g.imported,
@@ -513,7 +505,7 @@ fn row_params(g: &GameRow) -> [&dyn rusqlite::ToSql; 31] {
         &g.black_ms,
         &g.clock_since,
         &g.assisted,
-        &g.rematch_offer,
+        &w.rematch_offer,
         &g.rematch,
         &g.review,
     ]
@@ -531,17 +523,21 @@ static UPDATE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     )
 });
 
+fn write_failed(e: rusqlite::Error) -> SaveError {
+    SaveError::Failed(StoreError::failed(format!("database write failed: {e}")))
+}
+
 /// Runs one write inside the batch's transaction. A failed statement
 /// leaves the transaction usable (SQLite rolls back that statement only),
 /// so one write's failure is that write's answer alone.
 fn apply(conn: &Connection, write: &Write) -> Result<(), SaveError> {
-    let failed = |e: rusqlite::Error| SaveError::Failed(format!("database write failed: {e}"));
     match write {
         Write::Insert(g) => {
             let mut stmt = conn
                 .prepare_cached(&format!("INSERT INTO games ({COLUMNS}) VALUES ({PLACES})"))
-                .map_err(failed)?;
-            match stmt.execute(&row_params(g)[..]) {
+                .map_err(write_failed)?;
+            let words = Words::of(g);
+            match stmt.execute(&row_params(g, &words)[..]) {
                 Ok(_) => Ok(()),
                 // Only the id's uniqueness means "taken": another
                 // constraint (NOT NULL, a trigger) is a failure, which a
@@ -551,18 +547,19 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), SaveError> {
                 {
                     Err(SaveError::Duplicate)
                 }
-                Err(e) => Err(failed(e)),
+                Err(e) => Err(write_failed(e)),
             }
         }
         Write::Update(g, expected) => {
-            let mut stmt = conn.prepare_cached(&UPDATE).map_err(failed)?;
-            let mut params: Vec<&dyn rusqlite::ToSql> = row_params(g).to_vec();
+            let mut stmt = conn.prepare_cached(&UPDATE).map_err(write_failed)?;
+            let words = Words::of(g);
+            let mut params: Vec<&dyn rusqlite::ToSql> = row_params(g, &words).to_vec();
             params.push(expected);
             match stmt.execute(&params[..]) {
                 Ok(1) => Ok(()),
                 // Another version, or no such game at all.
                 Ok(_) => Err(SaveError::Stale),
-                Err(e) => Err(failed(e)),
+                Err(e) => Err(write_failed(e)),
             }
         }
     }
@@ -598,7 +595,6 @@ fn write_loop(mut conn: Connection, rx: mpsc::Receiver<(Write, Ack)>) {
 /// again in a new transaction rather than run outside one. A failed commit
 /// fails every write it held.
 fn commit_batch(conn: &mut Connection, writes: &[Write]) -> Vec<Result<(), SaveError>> {
-    let failed = |e: rusqlite::Error| SaveError::Failed(format!("database write failed: {e}"));
     let mut answers: Vec<Option<Result<(), SaveError>>> = vec![None; writes.len()];
     // Every round answers at least one write, so this ends.
     'round: loop {
@@ -611,7 +607,7 @@ fn commit_batch(conn: &mut Connection, writes: &[Write]) -> Vec<Result<(), SaveE
         let tx = match conn.transaction() {
             Ok(tx) => tx,
             Err(e) => {
-                let e = failed(e);
+                let e = write_failed(e);
                 for i in pending {
                     answers[i] = Some(Err(e.clone()));
                 }
@@ -636,7 +632,7 @@ fn commit_batch(conn: &mut Connection, writes: &[Write]) -> Vec<Result<(), SaveE
                 }
             }
             Err(e) => {
-                let e = failed(e);
+                let e = write_failed(e);
                 for (i, _) in done {
                     answers[i] = Some(Err(e.clone()));
                 }
@@ -646,7 +642,13 @@ fn commit_batch(conn: &mut Connection, writes: &[Write]) -> Vec<Result<(), SaveE
     }
     answers
         .into_iter()
-        .map(|a| a.unwrap_or_else(|| Err(SaveError::Failed("database write not run".into()))))
+        .map(|a| {
+            a.unwrap_or_else(|| {
+                Err(SaveError::Failed(StoreError::failed(
+                    "database write not run",
+                )))
+            })
+        })
         .collect()
 }
 
@@ -669,15 +671,18 @@ impl super::Storage for Store {
         Box::pin(Store::update(self, row, expected))
     }
 
-    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, String>> {
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, StoreError>> {
         Box::pin(async move { Store::load(self, id) })
     }
 
-    fn list<'a>(&'a self, filter: &'a ListFilter) -> BoxFuture<'a, Result<Vec<GameRow>, String>> {
+    fn list<'a>(
+        &'a self,
+        filter: &'a ListFilter,
+    ) -> BoxFuture<'a, Result<Vec<GameRow>, StoreError>> {
         Box::pin(async move { Store::list(self, filter) })
     }
 
-    fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, String>> {
+    fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
         Box::pin(async move { Store::clocks_due(self, by) })
     }
 
@@ -685,21 +690,17 @@ impl super::Storage for Store {
         &'a self,
         after: Option<&'a str>,
         limit: u32,
-    ) -> BoxFuture<'a, Result<Vec<GameRow>, String>> {
+    ) -> BoxFuture<'a, Result<Vec<GameRow>, StoreError>> {
         Box::pin(async move { Store::page(self, after, limit) })
     }
 
-    fn ping(&self) -> BoxFuture<'_, Result<(), String>> {
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(async move {
-            let conn = self
-                .reader
-                .lock()
-                .map_err(|_| "database reader unavailable")?;
+            let conn = self.reader()?;
             conn.query_row("SELECT count(*) FROM games WHERE 0", [], |r| {
                 r.get::<_, i64>(0)
-            })
-            .map(|_| ())
-            .map_err(|e| format!("database: {e}"))
+            })?;
+            Ok(())
         })
     }
 }
@@ -707,6 +708,8 @@ impl super::Storage for Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Mode;
+    use punct_core::Side;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// A fresh directory, removed on drop.
@@ -746,21 +749,14 @@ mod tests {
         GameRow {
             id: id.to_string(),
             variant: "standard".into(),
-            mode: "online".into(),
-            ai_level: None,
-            ai_side: None,
+            mode: Mode::Online,
             white_token: Some("w".into()),
             black_token: Some("b".into()),
             start: "start".into(),
             moves: String::new(),
-            result: None,
-            reason: None,
-            draw_offer: None,
-            takeback: None,
             created: 1,
             updated: 1,
             version: 1,
-            status: "ongoing".into(),
             plies: 0,
             invite: Some("code".into()),
             imported: false,
@@ -801,10 +797,15 @@ mod tests {
         rows.collect::<Result<_, _>>().unwrap()
     }
 
+    /// Why opening the directory's database fails: a database this punct
+    /// cannot use.
     fn open_err(dir: &TempDir) -> String {
         match Store::open(&dir.0, SyncMode::Normal) {
             Ok(_) => panic!("{} was opened", dir.db().display()),
-            Err(e) => e,
+            Err(e) => {
+                assert_eq!(e.kind(), crate::ErrorKind::Unusable, "{e}");
+                e.to_string()
+            }
         }
     }
 
@@ -961,7 +962,7 @@ mod tests {
         .unwrap();
         let answers = commit_batch(&mut conn, &[Write::Insert(row("bad"))]);
         assert!(
-            matches!(&answers[..], [Err(SaveError::Failed(e))] if e.contains("refused")),
+            matches!(&answers[..], [Err(SaveError::Failed(e))] if e.to_string().contains("refused")),
             "{answers:?}"
         );
     }
@@ -1024,21 +1025,17 @@ mod tests {
             GameRow {
                 id: "old1".into(),
                 variant: "standard".into(),
-                mode: "ai".into(),
-                ai_level: Some(3),
-                ai_side: Some("black".into()),
+                mode: Mode::Ai {
+                    level: 3,
+                    ai_side: Side::Black,
+                },
                 white_token: Some("wt".into()),
                 black_token: None,
                 start: "start".into(),
                 moves: "C@B7/2".into(),
-                result: None,
-                reason: None,
-                draw_offer: None,
-                takeback: None,
                 created: 10,
                 updated: 20,
                 version: 2,
-                status: "ongoing".into(),
                 plies: 1,
                 invite: None,
                 imported: false,
@@ -1056,6 +1053,37 @@ mod tests {
         drop(store);
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None, "migrated once only");
+    }
+
+    #[test]
+    fn a_stored_game_no_punct_wrote_is_refused_by_name_and_the_others_still_load() {
+        let dir = TempDir::new();
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        block_on(store.insert(row("good"))).unwrap();
+        block_on(store.insert(row("bad"))).unwrap();
+        Connection::open(dir.db())
+            .unwrap()
+            .execute(
+                "UPDATE games SET draw_offer = 'purple' WHERE id = 'bad'",
+                [],
+            )
+            .unwrap();
+        let e = store.load("bad").unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::Corrupt);
+        assert_eq!(
+            e.to_string(),
+            "database: the stored game bad cannot be read: the column draw_offer holds \"purple\""
+        );
+        assert_eq!(store.load("good").unwrap(), Some(row("good")));
+        // A list that meets it says so rather than leaving it out quietly.
+        let all = ListFilter {
+            limit: 10,
+            ..ListFilter::default()
+        };
+        assert_eq!(
+            store.list(&all).unwrap_err().kind(),
+            crate::ErrorKind::Corrupt
+        );
     }
 
     #[test]

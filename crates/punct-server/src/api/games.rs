@@ -229,14 +229,14 @@ pub(crate) async fn list_games(
         }
     };
     let filter = punct_store::ListFilter {
-        status: q.status.clone(),
+        over: q.status.as_deref().map(|s| s == "over"),
         limit: q.limit.unwrap_or(50).clamp(1, 500),
         watch: q.watch.unwrap_or(false),
         // A browser's own games are listed even when empty.
         empty_before: ids.is_none().then(|| now_ms() - EMPTY_GAME_LISTED_MS),
         ids,
     };
-    let rows = app.store.list(&filter).await.map_err(ApiError::internal)?;
+    let rows = app.store.list(&filter).await?;
     let games: Vec<Value> = rows.iter().map(LiveGame::summary).collect();
     Ok(axum::Json(json!({ "games": games })).into_response())
 }

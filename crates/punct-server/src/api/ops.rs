@@ -60,7 +60,7 @@ pub(crate) async fn health(State(app): Shared) -> Response {
         ),
         Ok(Err(e)) => (
             StatusCode::SERVICE_UNAVAILABLE,
-            json!({"status": "unavailable", "database": {"kind": kind, "error": e}}),
+            json!({"status": "unavailable", "database": {"kind": kind, "error": e.to_string()}}),
         ),
         Err(_) => (
             StatusCode::SERVICE_UNAVAILABLE,

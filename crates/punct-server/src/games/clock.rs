@@ -2,24 +2,17 @@
 //! game (which clock runs, a move's charge, a takeback's restart, the
 //! flag), read through the arithmetic of `clock.rs`.
 
-use super::{now_ms, side_from_name, GameError, LiveGame};
+use super::{now_ms, EndReason, GameError, LiveGame};
 use crate::clock::{ai_movetime, Clocks, TimeControl};
-use punct_core::{Outcome, Side};
+use punct_core::Side;
 use serde_json::{json, Map, Value};
 
 /// Turns a refusal because the game is over into [`GameError::TimeOut`]
 /// when the game ended on time (also when the flag fell just before this
 /// request, which the request then found and committed first).
 pub(crate) fn after_flag(game: &LiveGame, e: GameError) -> GameError {
-    match game
-        .row
-        .reason
-        .as_deref()
-        .and_then(|r| r.strip_prefix("time:"))
-    {
-        Some(side) if matches!(e, GameError::Over(_)) => {
-            GameError::TimeOut(side_from_name(side).unwrap_or(Side::White))
-        }
+    match game.row.end.map(|end| end.reason) {
+        Some(EndReason::Time(side)) if matches!(e, GameError::Over(_)) => GameError::TimeOut(side),
         _ => e,
     }
 }
@@ -134,21 +127,7 @@ impl LiveGame {
         if let Some((_, c)) = self.clocks() {
             self.set_clocks(c.flagged(side));
         }
-        self.end_by(side.opponent(), format!("time:{side}"));
-    }
-
-    /// Ends the game with a stated result: `winner` wins for `reason`.
-    pub(crate) fn end_by(&mut self, winner: Side, reason: String) {
-        let outcome = match winner {
-            Side::White => Outcome::WhiteWins,
-            Side::Black => Outcome::BlackWins,
-        };
-        self.row.result = Some(outcome.token().to_string());
-        self.row.reason = Some(reason);
-        self.row.draw_offer = None;
-        self.row.takeback = None;
-        self.notice = None;
-        self.changed();
+        self.end(EndReason::Time(side));
     }
 
     /// The AI's thinking time for its move now (see [`ai_movetime`]).

@@ -134,11 +134,14 @@ impl fmt::Display for GameError {
                 write!(f, "a game whose rematch has begun cannot be taken back")
             }
             TimeOut(side) => {
-                let capital =
-                    crate::clock::result_text(&format!("time:{side}")).unwrap_or_default();
+                let reason = super::EndReason::Time(*side);
+                let fell = super::end_text(super::End {
+                    outcome: reason.outcome().unwrap_or(punct_core::Outcome::Unfinished),
+                    reason,
+                });
                 write!(
                     f,
-                    "{capital}: the flag fell before this request, and the game is over"
+                    "{fell}: the flag fell before this request, and the game is over"
                 )
             }
             NotYourTurn { side, waiting } => {

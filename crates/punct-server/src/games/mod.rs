@@ -12,27 +12,21 @@ pub(crate) use clock::after_flag;
 pub use error::{GameError, Offer, Over};
 
 use punct_core::{Game, Move, Outcome, Position, Record, Side, Status};
-use punct_store::GameRow;
+pub use punct_store::{End, EndReason, GameRow, Mode};
 
-/// How a game is played.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// One person against the AI.
-    /// `ai_side`: the side the AI plays (the person plays the other).
-    Ai { level: u32, ai_side: Side },
-    /// Two people at one screen: one token moves for both.
-    Hotseat,
-    /// Two people, each with their seat's token.
-    Online,
-}
-
-impl Mode {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Ai { .. } => "ai",
-            Mode::Hotseat => "hotseat",
-            Mode::Online => "online",
-        }
+/// How a game ended off the board, in English ("white resigns", "White
+/// ran out of time").
+pub fn end_text(end: End) -> String {
+    let capital = |side: Side| match side {
+        Side::White => "White",
+        Side::Black => "Black",
+    };
+    match end.reason {
+        EndReason::Resignation(side) => format!("{side} resigns"),
+        EndReason::Agreement => "drawn by agreement".to_string(),
+        EndReason::Time(side) => format!("{} ran out of time", capital(side)),
+        EndReason::Abandonment(side) => format!("{} left the game", capital(side)),
+        EndReason::Recorded => format!("result {} as recorded", end.outcome.token()),
     }
 }
 
@@ -183,7 +177,6 @@ impl Request {
 pub struct LiveGame {
     pub row: GameRow,
     pub game: Game,
-    pub mode: Mode,
     /// A word for the players that is not stored (the AI declining a draw).
     pub notice: Option<Notice>,
     /// An AI job (queued or running) will answer this game: set and
@@ -225,22 +218,9 @@ impl LiveGame {
             .map_err(|(i, e)| format!("game {}: move {i}: {e}", row.id))?;
         let game =
             Game::replay(start, &moves).map_err(|e| format!("game {}: replay: {e}", row.id))?;
-        let mode = match row.mode.as_str() {
-            "ai" => Mode::Ai {
-                level: row.ai_level.unwrap_or(4),
-                ai_side: row
-                    .ai_side
-                    .as_deref()
-                    .and_then(side_from_name)
-                    .unwrap_or(Side::Black),
-            },
-            "hotseat" => Mode::Hotseat,
-            _ => Mode::Online,
-        };
         Ok(LiveGame {
             row,
             game,
-            mode,
             notice: None,
             ai_queued: false,
             ai_elsewhere: false,
@@ -253,15 +233,17 @@ impl LiveGame {
     }
 
     pub fn is_over(&self) -> bool {
-        self.row.result.is_some() || self.position().status().is_over()
+        self.row.end.is_some() || self.position().status().is_over()
     }
 
     /// The side the AI plays, in a game against it.
     pub fn ai_side(&self) -> Option<Side> {
-        match self.mode {
-            Mode::Ai { ai_side, .. } => Some(ai_side),
-            _ => None,
-        }
+        self.row.mode.ai_side()
+    }
+
+    /// How the game is played.
+    pub fn mode(&self) -> Mode {
+        self.row.mode
     }
 
     /// Whether the AI should move now.
@@ -269,13 +251,27 @@ impl LiveGame {
         !self.is_over() && self.ai_side() == Some(self.position().side_to_move())
     }
 
-    /// The outcome: a stored result (resignation, agreement, record) or
-    /// what the position shows.
+    /// The outcome: how it ended off the board (resignation, agreement,
+    /// flag, abandonment, record) or what the position shows.
     pub fn outcome(&self) -> Outcome {
-        match self.row.result.as_deref().and_then(Outcome::from_token) {
-            Some(o) => o,
+        match self.row.end {
+            Some(end) => end.outcome,
             None => Outcome::from_status(self.position().status()),
         }
+    }
+
+    /// Ends the game off the board for `reason`, which names its outcome
+    /// (a record's stated result is stored as read, in create.rs): offers
+    /// and requests lapse.
+    pub(crate) fn end(&mut self, reason: EndReason) {
+        let Some(outcome) = reason.outcome() else {
+            return;
+        };
+        self.row.end = Some(End { outcome, reason });
+        self.row.draw_offer = None;
+        self.row.takeback = None;
+        self.notice = None;
+        self.changed();
     }
 
     /// Brings the stored row's derived fields up to date after a change.
@@ -287,11 +283,7 @@ impl LiveGame {
             .collect::<Vec<_>>()
             .join(" ");
         self.row.plies = self.game.len() as i64;
-        self.row.status = if self.is_over() {
-            self.outcome().token().to_string()
-        } else {
-            "ongoing".to_string()
-        };
+        self.row.finished = self.is_over().then(|| self.outcome());
     }
 
     /// Marks a change: new version, time and derived fields.
@@ -329,7 +321,7 @@ impl LiveGame {
     /// The online seat still waiting for its player (its token is made
     /// only when someone claims it with the invite code).
     pub fn invite_open(&self) -> Option<Side> {
-        if self.mode != Mode::Online || self.row.invite.is_none() {
+        if self.row.mode != Mode::Online || self.row.invite.is_none() {
             return None;
         }
         if self.row.white_token.is_none() {
@@ -387,7 +379,7 @@ impl LiveGame {
     /// What to call `side`'s player: the name they chose, the AI's level,
     /// or `None` for a person who gave no name.
     pub fn player_name(&self, side: Side) -> Option<String> {
-        match self.mode {
+        match self.row.mode {
             Mode::Ai { level, ai_side } if ai_side == side => Some(ai_name(level)),
             _ => match side {
                 Side::White => self.row.white_name.clone(),
@@ -505,7 +497,7 @@ impl LiveGame {
             self.game.undo();
             return Err(e);
         }
-        if self.row.draw_offer.as_deref() == Some(side.opponent().name()) {
+        if self.row.draw_offer == Some(side.opponent()) {
             // Playing on declines the opponent's offer.
             self.row.draw_offer = None;
         }
@@ -527,9 +519,7 @@ impl LiveGame {
             self.flag(side);
             return Ok(());
         }
-        if self.row.draw_offer.is_some() {
-            self.row.draw_offer = None;
-        }
+        self.row.draw_offer = None;
         self.row.takeback = None;
         self.notice = None;
         self.changed();
@@ -539,19 +529,7 @@ impl LiveGame {
     pub fn resign(&mut self, token: &str) -> Result<(), GameError> {
         self.ensure_not_over()?;
         let side = self.acting_side(token, self.position().side_to_move())?;
-        self.row.result = Some(
-            match side {
-                Side::White => Outcome::BlackWins,
-                Side::Black => Outcome::WhiteWins,
-            }
-            .token()
-            .to_string(),
-        );
-        self.row.reason = Some(format!("resignation:{side}"));
-        self.row.draw_offer = None;
-        self.row.takeback = None;
-        self.notice = None;
-        self.changed();
+        self.end(EndReason::Resignation(side));
         Ok(())
     }
 
@@ -559,7 +537,7 @@ impl LiveGame {
     /// answered at once: accepted when the AI judges its own position bad.
     pub fn draw(&mut self, token: &str, action: Action) -> Result<(), GameError> {
         self.ensure_not_over()?;
-        let offered_by = self.row.draw_offer.as_deref().and_then(side_from_name);
+        let offered_by = self.row.draw_offer;
         match action {
             Action::Propose => {
                 let side = self.acting_side(token, self.position().side_to_move())?;
@@ -576,7 +554,7 @@ impl LiveGame {
                     self.changed();
                     return Ok(());
                 }
-                self.row.draw_offer = Some(side.name().to_string());
+                self.row.draw_offer = Some(side);
                 self.notice = None;
                 self.changed();
                 Ok(())
@@ -602,19 +580,14 @@ impl LiveGame {
     }
 
     fn agree_draw(&mut self) -> Result<(), GameError> {
-        self.row.result = Some(Outcome::Draw.token().to_string());
-        self.row.reason = Some("agreement".to_string());
-        self.row.draw_offer = None;
-        self.row.takeback = None;
-        self.notice = None;
-        self.changed();
+        self.end(EndReason::Agreement);
         Ok(())
     }
 
     /// Asks for, accepts or declines a takeback. Against the AI and at
     /// one screen a request is granted at once.
     pub fn takeback(&mut self, token: &str, action: Action) -> Result<(), GameError> {
-        if self.row.result.is_some() {
+        if self.row.end.is_some() {
             return Err(GameError::Over(Over::ByResultOrAgreement));
         }
         if self.row.rematch.is_some() || self.rematch_pending.is_some() {
@@ -622,10 +595,10 @@ impl LiveGame {
             // follow: the old game stays ended.
             return Err(GameError::Over(Over::RematchBegun));
         }
-        let requested_by = self.row.takeback.as_deref().and_then(side_from_name);
+        let requested_by = self.row.takeback;
         match action {
             Action::Propose => {
-                let side = match self.mode {
+                let side = match self.row.mode {
                     // At one screen the last move is taken back, whoever made it.
                     Mode::Hotseat => self.acting_side(
                         token,
@@ -640,7 +613,7 @@ impl LiveGame {
                 if !self.has_moved(side) {
                     return Err(GameError::NothingToTakeBack(side));
                 }
-                match self.mode {
+                match self.row.mode {
                     Mode::Ai { .. } | Mode::Hotseat => {
                         self.undo_last_move_of(side);
                         Ok(())
@@ -649,7 +622,7 @@ impl LiveGame {
                         if requested_by == Some(side.opponent()) {
                             return Err(GameError::PendingRequest);
                         }
-                        self.row.takeback = Some(side.name().to_string());
+                        self.row.takeback = Some(side);
                         self.notice = None;
                         self.changed();
                         Ok(())
@@ -757,12 +730,10 @@ impl LiveGame {
             // The engine's hints were used during the game.
             rec.set_tag("Assisted", "yes");
         }
-        if let Some(r) = self.row.result.as_deref().and_then(Outcome::from_token) {
-            rec.outcome = r;
-            rec.set_tag("Result", r.token());
-            if let Some(reason) = &self.row.reason {
-                rec.set_tag("Termination", reason);
-            }
+        if let Some(end) = self.row.end {
+            rec.outcome = end.outcome;
+            rec.set_tag("Result", end.outcome.token());
+            rec.set_tag("Termination", &end.reason.to_string());
         }
         rec.to_text()
     }
@@ -776,19 +747,13 @@ impl LiveGame {
 /// `time:black`, `abandonment:white`, `abandonment:black`), with the result
 /// that goes with it. Anything else is
 /// refused with a message naming the tag or result and why.
-pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<(Outcome, String)>, String> {
+pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<End>, String> {
     let status = game.position().status();
     let termination = record.tag("Termination").map(str::trim);
-    let stated = termination.and_then(|t| match t.to_ascii_lowercase().as_str() {
-        "resignation:white" => Some((Outcome::BlackWins, "resignation:white")),
-        "resignation:black" => Some((Outcome::WhiteWins, "resignation:black")),
-        "agreement" => Some((Outcome::Draw, "agreement")),
-        "time:white" => Some((Outcome::BlackWins, "time:white")),
-        "time:black" => Some((Outcome::WhiteWins, "time:black")),
-        "abandonment:white" => Some((Outcome::BlackWins, "abandonment:white")),
-        "abandonment:black" => Some((Outcome::WhiteWins, "abandonment:black")),
-        _ => None,
-    });
+    // Every reason but `recorded`, which is ours for old rows, not a tag.
+    let stated = termination
+        .and_then(|t| EndReason::parse(&t.to_ascii_lowercase()))
+        .and_then(|reason| Some((reason.outcome()?, reason)));
     let said = termination.unwrap_or_default();
     if status.is_over() {
         // `Record::replay` has checked that the result is the one shown.
@@ -814,7 +779,10 @@ pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<(Outcome, 
              (unfinished)",
             want.token()
         )),
-        (_, Some((want, reason))) if want == result => Ok(Some((result, reason.to_string()))),
+        (_, Some((want, reason))) if want == result => Ok(Some(End {
+            outcome: result,
+            reason,
+        })),
         (_, Some((want, _))) => Err(format!(
             "the Termination tag says `{said}`, so the result must be `{}`, not `{}`",
             want.token(),
@@ -905,10 +873,16 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         let mut checked = [0usize; 3];
         for game_no in 0..40 {
-            let (mode, ai_side) = match game_no % 3 {
-                0 => ("ai", Some("white")),
-                1 => ("ai", Some("black")),
-                _ => ("online", None),
+            let mode = match game_no % 3 {
+                0 => Mode::Ai {
+                    level: 2,
+                    ai_side: Side::White,
+                },
+                1 => Mode::Ai {
+                    level: 2,
+                    ai_side: Side::Black,
+                },
+                _ => Mode::Online,
             };
             let variant = if game_no % 2 == 0 {
                 Variant::Standard
@@ -919,9 +893,7 @@ mod tests {
             let row = GameRow {
                 id: format!("g{game_no}"),
                 variant: variant.to_string(),
-                mode: mode.into(),
-                ai_level: (mode == "ai").then_some(2),
-                ai_side: ai_side.map(String::from),
+                mode,
                 white_token: Some("w".into()),
                 black_token: Some("b".into()),
                 start: start.to_position_string(),
@@ -957,6 +929,24 @@ mod tests {
             checked.iter().all(|&n| n > 20),
             "each case seen: {checked:?}"
         );
+    }
+
+    #[test]
+    fn ends_read_as_words() {
+        let end = |reason: EndReason| {
+            end_text(End {
+                outcome: reason.outcome().unwrap_or(Outcome::WhiteWins),
+                reason,
+            })
+        };
+        assert_eq!(end(EndReason::Time(Side::White)), "White ran out of time");
+        assert_eq!(
+            end(EndReason::Abandonment(Side::Black)),
+            "Black left the game"
+        );
+        assert_eq!(end(EndReason::Resignation(Side::Black)), "black resigns");
+        assert_eq!(end(EndReason::Agreement), "drawn by agreement");
+        assert_eq!(end(EndReason::Recorded), "result 1-0 as recorded");
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! not depend on the exact time is asserted (a charge is right to within
 //! [`SLACK`], the real time the test itself took).
 
-use super::{after_flag, now_ms, parse_name, Action, LiveGame, Mode, Notice, Request};
+use super::{after_flag, now_ms, parse_name, Action, EndReason, LiveGame, Mode, Notice, Request};
 use crate::clock::TimeControl;
 use crate::error::ApiError;
 use axum::http::StatusCode;
@@ -51,17 +51,16 @@ const WINNING_MOVE: &str = "C@P13/2";
 // ================================================================ helpers
 
 /// A new game's row, as `create.rs` `new_row` writes one, with no seats.
-fn row(mode: &str, start: &Position) -> GameRow {
+fn row(mode: Mode, start: &Position) -> GameRow {
     let now = now_ms();
     GameRow {
         id: "g1".into(),
         variant: start.variant().name().into(),
-        mode: mode.into(),
+        mode,
         start: start.to_position_string(),
         created: now,
         updated: now,
         version: 1,
-        status: "ongoing".into(),
         ..GameRow::default()
     }
 }
@@ -76,7 +75,7 @@ fn online_from(start: Position) -> LiveGame {
     live(GameRow {
         white_token: Some(WHITE.into()),
         black_token: Some(BLACK.into()),
-        ..row("online", &start)
+        ..row(Mode::Online, &start)
     })
 }
 
@@ -97,7 +96,7 @@ fn waiting(creator: Side) -> LiveGame {
         white_token,
         black_token,
         invite: Some(CODE.into()),
-        ..row("online", &Position::new(Variant::Standard))
+        ..row(Mode::Online, &Position::new(Variant::Standard))
     })
 }
 
@@ -106,7 +105,7 @@ fn hotseat() -> LiveGame {
     live(GameRow {
         white_token: Some(HOTSEAT.into()),
         black_token: Some(HOTSEAT.into()),
-        ..row("hotseat", &Position::new(Variant::Standard))
+        ..row(Mode::Hotseat, &Position::new(Variant::Standard))
     })
 }
 
@@ -118,11 +117,12 @@ fn against_ai(ai_side: Side) -> LiveGame {
         Side::Black => (me, None),
     };
     live(GameRow {
-        ai_level: Some(3),
-        ai_side: Some(ai_side.name().into()),
         white_token,
         black_token,
-        ..row("ai", &Position::new(Variant::Standard))
+        ..row(
+            Mode::Ai { level: 3, ai_side },
+            &Position::new(Variant::Standard),
+        )
     })
 }
 
@@ -233,7 +233,7 @@ fn a_move_is_recorded_in_the_row_with_a_new_version() {
     play_with(&mut g, HOTSEAT);
     assert_eq!(g.row.moves, "T@K16/0 T@O16/0");
     assert_eq!((g.row.version, g.row.plies), (3, 2));
-    assert_eq!(g.row.status, "ongoing");
+    assert_eq!(g.row.finished, None);
     // The stored row replays to the same game.
     let again = LiveGame::from_row(g.row.clone()).unwrap();
     assert_eq!(again.position(), g.position());
@@ -413,8 +413,8 @@ fn no_move_is_accepted_after_a_win_on_the_board() {
     g.play(WHITE, WINNING_MOVE, None).unwrap();
     // Won by the position: nothing stored as a result, the status says it.
     assert!(g.is_over());
-    assert_eq!(g.row.result, None);
-    assert_eq!(g.row.status, "1-0");
+    assert_eq!(g.row.end, None);
+    assert_eq!(g.row.finished, Some(Outcome::WhiteWins));
     assert_eq!(g.outcome(), Outcome::WhiteWins);
     refused(
         &mut g,
@@ -431,12 +431,12 @@ fn a_draw_offered_and_accepted_ends_the_game_drawn_by_agreement() {
     let mut g = online();
     play_online(&mut g, 2);
     g.draw(WHITE, Action::Propose).unwrap();
-    assert_eq!(g.row.draw_offer.as_deref(), Some("white"));
+    assert_eq!(g.row.draw_offer, Some(Side::White));
     assert!(!g.is_over());
     g.draw(BLACK, Action::Accept).unwrap();
-    assert_eq!(g.row.result.as_deref(), Some("1/2-1/2"));
-    assert_eq!(g.row.reason.as_deref(), Some("agreement"));
-    assert_eq!(g.row.status, "1/2-1/2");
+    assert_eq!(g.row.end.map(|e| e.outcome), Some(Outcome::Draw));
+    assert_eq!(g.row.end.map(|e| e.reason), Some(EndReason::Agreement));
+    assert_eq!(g.row.finished, Some(Outcome::Draw));
     assert_eq!(g.row.draw_offer, None);
     assert_eq!(g.outcome(), Outcome::Draw);
     assert!(g.is_over());
@@ -477,7 +477,7 @@ fn a_player_cannot_answer_their_own_draw_offer() {
     );
     // Offering again just renews the offer.
     g.draw(WHITE, Action::Propose).unwrap();
-    assert_eq!(g.row.draw_offer.as_deref(), Some("white"));
+    assert_eq!(g.row.draw_offer, Some(Side::White));
 }
 
 #[test]
@@ -515,8 +515,8 @@ fn offering_a_draw_back_to_the_offerer_agrees_it() {
     let mut g = online();
     g.draw(WHITE, Action::Propose).unwrap();
     g.draw(BLACK, Action::Propose).unwrap();
-    assert_eq!(g.row.result.as_deref(), Some("1/2-1/2"));
-    assert_eq!(g.row.reason.as_deref(), Some("agreement"));
+    assert_eq!(g.row.end.map(|e| e.outcome), Some(Outcome::Draw));
+    assert_eq!(g.row.end.map(|e| e.reason), Some(EndReason::Agreement));
 }
 
 #[test]
@@ -525,7 +525,7 @@ fn playing_on_declines_the_opponents_draw_offer_but_not_ones_own() {
     // White offers, then moves: its own offer stands for Black to answer.
     g.draw(WHITE, Action::Propose).unwrap();
     play_with(&mut g, WHITE);
-    assert_eq!(g.row.draw_offer.as_deref(), Some("white"));
+    assert_eq!(g.row.draw_offer, Some(Side::White));
     // Black plays on instead of answering: the offer lapses, silently.
     play_with(&mut g, BLACK);
     assert_eq!(g.row.draw_offer, None);
@@ -582,9 +582,9 @@ fn at_the_hot_seat_the_side_to_move_offers_and_the_same_token_answers() {
     play_with(&mut g, HOTSEAT);
     // Black to move: the offer is Black's, the answer White's.
     g.draw(HOTSEAT, Action::Propose).unwrap();
-    assert_eq!(g.row.draw_offer.as_deref(), Some("black"));
+    assert_eq!(g.row.draw_offer, Some(Side::Black));
     g.draw(HOTSEAT, Action::Accept).unwrap();
-    assert_eq!(g.row.reason.as_deref(), Some("agreement"));
+    assert_eq!(g.row.end.map(|e| e.reason), Some(EndReason::Agreement));
 }
 
 // =============================================================== takebacks
@@ -594,7 +594,7 @@ fn an_accepted_takeback_undoes_the_askers_last_move() {
     let mut g = online();
     play_online(&mut g, 1);
     g.takeback(WHITE, Action::Propose).unwrap();
-    assert_eq!(g.row.takeback.as_deref(), Some("white"));
+    assert_eq!(g.row.takeback, Some(Side::White));
     assert_eq!(g.game.len(), 1);
     g.takeback(BLACK, Action::Accept).unwrap();
     assert_eq!(g.game.len(), 0);
@@ -819,11 +819,11 @@ fn a_game_won_on_the_board_can_be_taken_back_and_goes_on() {
     // A review and a rematch offer of the ended game.
     g.row.review = Some("{}".into());
     g.rematch(BLACK, Action::Propose, "g2").unwrap();
-    assert_eq!(g.row.rematch_offer.as_deref(), Some("black"));
+    assert_eq!(g.row.rematch_offer, Some(Side::Black));
     g.takeback(WHITE, Action::Propose).unwrap();
     g.takeback(BLACK, Action::Accept).unwrap();
     assert!(!g.is_over());
-    assert_eq!(g.row.status, "ongoing");
+    assert_eq!(g.row.finished, None);
     assert_eq!(g.game.len(), 0);
     // They belonged to the ended game.
     assert_eq!(g.row.review, None);
@@ -866,9 +866,12 @@ fn resigning_ends_the_game_for_the_other_side() {
     g.takeback(WHITE, Action::Propose).unwrap();
     // Black, to move, resigns with an offer and a request pending.
     g.resign(BLACK).unwrap();
-    assert_eq!(g.row.result.as_deref(), Some("1-0"));
-    assert_eq!(g.row.reason.as_deref(), Some("resignation:black"));
-    assert_eq!(g.row.status, "1-0");
+    assert_eq!(g.row.end.map(|e| e.outcome), Some(Outcome::WhiteWins));
+    assert_eq!(
+        g.row.end.map(|e| e.reason),
+        Some(EndReason::Resignation(Side::Black))
+    );
+    assert_eq!(g.row.finished, Some(Outcome::WhiteWins));
     assert_eq!(g.outcome(), Outcome::WhiteWins);
     // Pending offers and requests go with the game.
     assert_eq!(g.row.draw_offer, None);
@@ -882,8 +885,11 @@ fn resigning_ends_the_game_for_the_other_side() {
 
     let mut g = online();
     g.resign(WHITE).unwrap();
-    assert_eq!(g.row.result.as_deref(), Some("0-1"));
-    assert_eq!(g.row.reason.as_deref(), Some("resignation:white"));
+    assert_eq!(g.row.end.map(|e| e.outcome), Some(Outcome::BlackWins));
+    assert_eq!(
+        g.row.end.map(|e| e.reason),
+        Some(EndReason::Resignation(Side::White))
+    );
 }
 
 #[test]
@@ -891,8 +897,11 @@ fn at_the_hot_seat_the_side_to_move_resigns() {
     let mut g = hotseat();
     play_with(&mut g, HOTSEAT);
     g.resign(HOTSEAT).unwrap();
-    assert_eq!(g.row.reason.as_deref(), Some("resignation:black"));
-    assert_eq!(g.row.result.as_deref(), Some("1-0"));
+    assert_eq!(
+        g.row.end.map(|e| e.reason),
+        Some(EndReason::Resignation(Side::Black))
+    );
+    assert_eq!(g.row.end.map(|e| e.outcome), Some(Outcome::WhiteWins));
 }
 
 #[test]
@@ -1203,7 +1212,7 @@ fn the_clock_does_not_run_until_the_invite_is_claimed() {
 #[test]
 fn against_the_ai_and_at_the_hot_seat_the_clock_runs_from_the_start() {
     for g in [timed(against_ai(B), BLITZ), timed(hotseat(), BLITZ)] {
-        assert!(g.row.clock_since.is_some(), "{:?}", g.mode);
+        assert!(g.row.clock_since.is_some(), "{:?}", g.row.mode);
         assert_eq!(running(&g), "white");
     }
     // An untimed game has no clock at all.
@@ -1233,9 +1242,12 @@ fn the_flag_ends_the_game_on_time_for_the_opponent() {
     play_online(&mut g, 1);
     g.draw(WHITE, Action::Propose).unwrap();
     g.flag(B);
-    assert_eq!(g.row.result.as_deref(), Some("1-0"));
-    assert_eq!(g.row.reason.as_deref(), Some("time:black"));
-    assert_eq!(g.row.status, "1-0");
+    assert_eq!(g.row.end.map(|e| e.outcome), Some(Outcome::WhiteWins));
+    assert_eq!(
+        g.row.end.map(|e| e.reason),
+        Some(EndReason::Time(Side::Black))
+    );
+    assert_eq!(g.row.finished, Some(Outcome::WhiteWins));
     assert_eq!(g.row.black_ms, Some(0));
     assert_eq!(g.row.clock_since, None);
     assert_eq!(g.row.draw_offer, None);
@@ -1284,8 +1296,11 @@ fn the_ais_move_after_its_flag_fell_ends_the_game_on_time() {
     ai_plays(&mut g);
     // Its move is not played; it lost on time.
     assert_eq!(g.game.len(), 1);
-    assert_eq!(g.row.result.as_deref(), Some("1-0"));
-    assert_eq!(g.row.reason.as_deref(), Some("time:black"));
+    assert_eq!(g.row.end.map(|e| e.outcome), Some(Outcome::WhiteWins));
+    assert_eq!(
+        g.row.end.map(|e| e.reason),
+        Some(EndReason::Time(Side::Black))
+    );
     assert_eq!(g.row.black_ms, Some(0));
     assert!(!g.ai_to_move());
 }
@@ -1365,14 +1380,11 @@ fn an_online_rematch_offered_and_accepted_swaps_colours_and_keeps_tokens() {
     g.resign(BLACK).unwrap();
 
     assert_eq!(g.rematch(WHITE, Action::Propose, "g2").unwrap(), None);
-    assert_eq!(g.row.rematch_offer.as_deref(), Some("white"));
+    assert_eq!(g.row.rematch_offer, Some(Side::White));
     let new = g.rematch(BLACK, Action::Accept, "g2").unwrap().unwrap();
     // The new game: colours, tokens and names swapped, same settings.
     assert_eq!(new.id, "g2");
-    assert_eq!(
-        (new.mode.as_str(), new.variant.as_str()),
-        ("online", "standard")
-    );
+    assert_eq!((new.mode, new.variant.as_str()), (Mode::Online, "standard"));
     assert_eq!(new.white_token.as_deref(), Some(BLACK));
     assert_eq!(new.black_token.as_deref(), Some(WHITE));
     assert_eq!(new.white_name.as_deref(), Some("Bea"));
@@ -1380,14 +1392,11 @@ fn an_online_rematch_offered_and_accepted_swaps_colours_and_keeps_tokens() {
     assert_eq!(new.clock, g.row.clock);
     assert_eq!(new.invite, None);
     assert_eq!((new.moves.as_str(), new.plies, new.version), ("", 0, 1));
-    assert_eq!(
-        (new.result.as_ref(), new.status.as_str()),
-        (None, "ongoing")
-    );
+    assert_eq!((new.end, new.finished), (None, None));
     let next = LiveGame::from_row(new).unwrap();
     assert_eq!(next.seats(WHITE), [B]);
     assert_eq!(next.seats(BLACK), [W]);
-    assert_eq!(next.mode, Mode::Online);
+    assert_eq!(next.row.mode, Mode::Online);
     // The old game waits for the new one to be stored, then points to it.
     assert_eq!(g.rematch_pending.as_deref(), Some("g2"));
     assert_eq!(
@@ -1483,9 +1492,13 @@ fn against_the_ai_a_rematch_starts_at_once_with_the_ai_on_the_other_side() {
     let mut g = against_ai(B);
     g.resign(ME).unwrap();
     let new = g.rematch(ME, Action::Propose, "g2").unwrap().unwrap();
-    assert_eq!(new.mode, "ai");
-    assert_eq!(new.ai_level, Some(3));
-    assert_eq!(new.ai_side.as_deref(), Some("white"));
+    assert_eq!(
+        new.mode,
+        Mode::Ai {
+            level: 3,
+            ai_side: W
+        }
+    );
     assert_eq!(new.white_token, None);
     assert_eq!(new.black_token.as_deref(), Some(ME));
     let next = LiveGame::from_row(new).unwrap();
@@ -1500,7 +1513,7 @@ fn at_the_hot_seat_a_rematch_starts_at_once() {
     let mut g = hotseat();
     g.resign(HOTSEAT).unwrap();
     let new = g.rematch(HOTSEAT, Action::Propose, "g2").unwrap().unwrap();
-    assert_eq!(new.mode, "hotseat");
+    assert_eq!(new.mode, Mode::Hotseat);
     assert_eq!(new.white_token.as_deref(), Some(HOTSEAT));
     assert_eq!(new.black_token.as_deref(), Some(HOTSEAT));
 }
@@ -1550,17 +1563,23 @@ fn the_win_is_claimed_once_the_opponent_has_been_away_for_the_time_set() {
     .unwrap();
     // The opponent's absence was asked about.
     assert_eq!(asked, Some(B));
-    assert_eq!(g.row.result.as_deref(), Some("1-0"));
-    assert_eq!(g.row.reason.as_deref(), Some("abandonment:black"));
-    assert_eq!(g.row.status, "1-0");
+    assert_eq!(g.row.end.map(|e| e.outcome), Some(Outcome::WhiteWins));
+    assert_eq!(
+        g.row.end.map(|e| e.reason),
+        Some(EndReason::Abandonment(Side::Black))
+    );
+    assert_eq!(g.row.finished, Some(Outcome::WhiteWins));
     assert_eq!(g.row.clock_since, None);
     assert!(g.is_over());
 
     // Black claiming against White.
     let mut g = abandonable();
     g.abandon(BLACK, |_| Some(90_000), 30_000).unwrap();
-    assert_eq!(g.row.result.as_deref(), Some("0-1"));
-    assert_eq!(g.row.reason.as_deref(), Some("abandonment:white"));
+    assert_eq!(g.row.end.map(|e| e.outcome), Some(Outcome::BlackWins));
+    assert_eq!(
+        g.row.end.map(|e| e.reason),
+        Some(EndReason::Abandonment(Side::White))
+    );
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! beside every write, and claims, take-overs, renewals and releases.
 
 use super::{pg_error, Store};
-use crate::{BoxFuture, JobKind, JobQueue, Lease};
+use crate::{BoxFuture, JobKind, JobQueue, Lease, StoreError};
 use std::time::Duration;
 
 /// Puts the job of the game written by CTE `written` (its `id, version`)
@@ -60,8 +60,8 @@ fn secs(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
-fn failed(e: tokio_postgres::Error) -> String {
-    format!("database (jobs): {}", pg_error(&e))
+fn failed(e: tokio_postgres::Error) -> StoreError {
+    StoreError::failed(format!("database (jobs): {}", pg_error(&e)))
 }
 
 impl JobQueue for Store {
@@ -72,7 +72,7 @@ impl JobQueue for Store {
         version: i64,
         claim: &'a str,
         lease: &'a Lease,
-    ) -> BoxFuture<'a, Result<bool, String>> {
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move {
             let client = self.client().await?;
             let stmt = client.prepare_cached(CLAIM).await.map_err(failed)?;
@@ -100,7 +100,7 @@ impl JobQueue for Store {
         unclaimed_for: Duration,
         claim: &'a str,
         lease: &'a Lease,
-    ) -> BoxFuture<'a, Result<Vec<(String, JobKind)>, String>> {
+    ) -> BoxFuture<'a, Result<Vec<(String, JobKind)>, StoreError>> {
         Box::pin(async move {
             let client = self.client().await?;
             let stmt = client.prepare_cached(TAKE).await.map_err(failed)?;
@@ -131,7 +131,7 @@ impl JobQueue for Store {
         &'a self,
         claims: &'a [String],
         lease: &'a Lease,
-    ) -> BoxFuture<'a, Result<Vec<String>, String>> {
+    ) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
         Box::pin(async move {
             if claims.is_empty() {
                 return Ok(Vec::new());
@@ -146,7 +146,7 @@ impl JobQueue for Store {
         })
     }
 
-    fn release<'a>(&'a self, claim: &'a str) -> BoxFuture<'a, Result<(), String>> {
+    fn release<'a>(&'a self, claim: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
             let client = self.client().await?;
             let stmt = client.prepare_cached(RELEASE).await.map_err(failed)?;
