@@ -87,10 +87,10 @@ export async function clickPlay(page, move, side, t, { beforePlay } = {}) {
     return;
   }
   if (mv.type === 'add') await page.locator(tid(`reserve-${side}-${mv.kind}`)).click();
-  else await clickCell(page, mv.from, t);
+  else await clickCell(page, mv.from);
   await setRotation(page, mv.rotation);
   if (beforePlay) await beforePlay(page);
-  await clickCell(page, mv.to, t);
+  await clickCell(page, mv.to);
   const confirm = page.locator(tid('confirm-move'));
   if (await confirm.isVisible()) await confirm.click();
 }
@@ -112,7 +112,8 @@ async function tapRotation(page, r) {
     if (taps >= 7) throw new Error(`${page.label}: rotation shows ${now} after ${taps} taps on rotate, wanted ${r}`);
     await page.locator(tid('rotate')).tap();
     await page.waitForFunction((prev) => !(document.querySelector('[data-testid="rotation"]')?.textContent || '').includes(String(prev)),
-      now, { timeout: 2000, polling: 20 }).catch(() => {});
+      now, { timeout: T.step, polling: 20 })
+      .catch(() => { throw new Error(`${page.label}: a tap on rotate leaves the rotation at ${now}`); });
   }
 }
 

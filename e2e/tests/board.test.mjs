@@ -234,7 +234,7 @@ test('by touch the first tap on a target shows the piece there; confirm or a sec
     const { id } = created;
     const page = await openGame(browser, 'touch', PHONE, server.url, id, created.seats.white);
     let g = await waitInSync(page, api, id);
-    const tapCell = (cell) => page.locator(`${tid('board')} [data-cell="${cell}"]`).tap({ force: true });
+    const tapCell = (cell) => page.locator(`${tid('board')} [data-cell="${cell}"]`).tap();
     const first = g.legal_moves.find((m) => /^E@[A-Q]\d+\/0$/.test(m));
     const cell = parseMove(first).to;
     await page.locator(tid('reserve-white-E')).tap();
@@ -270,7 +270,7 @@ test('hovering a cell highlights it and shows its stack from the side, a gap und
     const page = await openGame(browser, 'stack', DESKTOP, server.url, id, token);
     await waitInSync(page, server.api, id);
     const view = page.locator(tid('stack-view'));
-    await page.locator(`${tid('board')} [data-cell="E5"]`).hover({ force: true });
+    await page.locator(`${tid('board')} [data-cell="E5"]`).hover();
     await page.locator(`${tid('board')} [data-hover="E5"]`).waitFor({ state: 'attached' });
     assert.match(await page.locator(`${tid('board')} [data-cell="E5"]`).getAttribute('class'), /\bhovered\b/);
     await view.locator('.stack-disc').nth(3).waitFor({ state: 'attached' });
@@ -285,7 +285,7 @@ test('hovering a cell highlights it and shows its stack from the side, a gap und
     assert.ok(ys[0] > ys[1] && ys[1] > ys[2] && ys[2] > ys[3], `discs from the board up: ${JSON.stringify(ys)}`);
     await shot(page, PREFIX, 'stack-E5');
     // C3 lies under the middle of the bridge: one dot at level 1 over an empty level 0.
-    await page.locator(`${tid('board')} [data-cell="C3"]`).hover({ force: true });
+    await page.locator(`${tid('board')} [data-cell="C3"]`).hover();
     await view.locator('.stack-gap').waitFor({ state: 'attached' });
     assert.deepEqual(await view.locator('.stack-disc').evaluateAll((els) => els.map((e) => `${e.dataset.level}:${e.dataset.side}:${e.dataset.kind}`)), ['1:white:E']);
     assert.deepEqual(await view.locator('.stack-gap').evaluateAll((els) => els.map((e) => e.dataset.level)), ['0']);
@@ -401,7 +401,7 @@ test('dark mode draws a readable board; screenshots of the game screen light and
         assert.ok(contrast(colours.black, cell) >= 3, `${scheme}: black pieces (${colours.black}) on the cells (${cell})`);
         const box = await page.locator(tid('board')).boundingBox();
         assert.ok(box && box.width > 300 && box.height > 300, `${scheme} ${name}: the board is shown (${JSON.stringify(box)})`);
-        await page.locator(`${tid('board')} [data-cell="E5"]`).hover({ force: true });
+        await page.locator(`${tid('board')} [data-cell="E5"]`).hover();
         await shot(page, PREFIX, `game-${name}-${scheme}`);
         await page.context().close();
       }

@@ -55,7 +55,7 @@ test('illegal placements show the server\'s reason and change nothing', { timeou
     await page.keyboard.press('Escape');
 
     // a T in the central hexagon (I9)
-    await clickMove(page, 'T@I9/0', 'white', t);
+    await clickMove(page, 'T@I9/0', 'white');
     const central = await waitMessage(page, /central/);
     await shot(page, PREFIX, 'central-refused');
     assert.match(central, /I9/);
@@ -64,14 +64,14 @@ test('illegal placements show the server\'s reason and change nothing', { timeou
     assert.equal((await gameAttrs(page)).ply, 0);
 
     // a legal move clears the way; then an addition onto an occupied cell
-    await playByClicks(page, api, id, 'E@C5/1', t);
+    await playByClicks(page, api, id, 'E@C5/1');
     g = await api.waitFor(id, (s) => s.ply === 2, { timeoutMs: T.ai, what: 'the AI reply' });
     g = await waitInSync(page, api, id);
     // a T with its PÜNCT on a cell of the AI's piece (not on one of our
     // own, which a page may well take for selecting that piece)
     const geo = new Geometry(await api.board());
     const cell = g.pieces.find((p) => p.side === 'black').cells.find((c) => geo.shape('T', 0, c));
-    await clickMove(page, `T@${cell}/0`, 'white', t);
+    await clickMove(page, `T@${cell}/0`, 'white');
     const occ = await waitMessage(page, /occupied/);
     await shot(page, PREFIX, 'occupied-refused');
     assert.match(occ, new RegExp(cell));
@@ -80,9 +80,9 @@ test('illegal placements show the server\'s reason and change nothing', { timeou
 
     // a relocation that is not in line: our E (PÜNCT on C5) to an empty cell off its lines
     const far = geo.names.find((c) => !geo.inLine('C5', c) && !g.stacks[c] && geo.distance('C5', c) === 2);
-    await clickCell(page, 'C5', t);
+    await clickCell(page, 'C5');
     await page.locator(`${BOARD} [data-cell="C5"]`).first().waitFor({ state: 'attached' });
-    await clickCell(page, far, t);
+    await clickCell(page, far);
     const notInLine = await waitMessage(page, /in line/);
     await shot(page, PREFIX, 'not-in-line-refused');
     assert.match(notInLine, new RegExp(far));
@@ -104,7 +104,7 @@ test('illegal placements show the server\'s reason and change nothing', { timeou
     await input.press('Enter');
     g = await api.waitFor(id, (s) => s.ply >= 3, { timeoutMs: T.move, what: `typed move ${legal}` });
     assert.equal(g.moves[2], legal);
-    await waitInSync(page, api, id).catch(() => {});
+    await waitInSync(page, api, id);
     await shot(page, PREFIX, 'typed-move');
   });
 });

@@ -38,7 +38,7 @@
 // at the end of each language's journey.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage } from '../lib/browser.mjs';
+import { serverAndBrowser, newPage, watchPage, shot, withArtifacts, tid, T, waitGamePage } from '../lib/browser.mjs';
 import { Geometry, parseMove } from '../lib/rules.mjs';
 import { tabTo, waitSaid, countPointers, said } from '../lib/keys.mjs';
 import { axeViolations, serious, describeViolations } from '../lib/axe.mjs';
@@ -289,7 +289,7 @@ for (const plan of JOURNEYS) {
         assert.equal((await page.locator(tid('nav-rules')).textContent()).trim(), tr(cats, 'sk', 'nav.rules'));
         assert.equal(await page.locator(tid('lang')).inputValue(), 'sk');
         problems.push(...await checkScreen(page, cats, 'sk', 'puzzle after the switch', { axe: false }));
-        const again = await page.context().newPage();
+        const again = watchPage(await page.context().newPage(), `${page.label}-new-tab`);
         await again.goto(env.server.url + '/rules');
         await again.locator(`${tid('rules')} h1`).waitFor();
         assert.equal(await again.evaluate(() => document.documentElement.lang), 'sk', 'a new tab keeps the chosen language over the browser\'s');

@@ -12,8 +12,8 @@ const PREFIX = 'phone';
 const env = serverAndBrowser();
 const pages = [];
 
-/** A finger on the cell: lands wherever the cell is drawn, whatever lies on top. */
-const tapCell = (page, cell) => page.locator(`${BOARD} [data-cell="${cell}"]`).first().tap({ force: true });
+/** A finger on the cell: the cell itself must take the tap (nothing drawn over it). */
+const tapCell = (page, cell) => page.locator(`${BOARD} [data-cell="${cell}"]`).first().tap();
 
 async function tapRotation(page, r) {
   for (let taps = 0; taps < 7; taps++) {

@@ -8,7 +8,7 @@ import { Geometry } from '../lib/rules.mjs';
 import { chooseMove, newProgress, noteMove } from '../lib/strategy.mjs';
 import {
   serverAndBrowser, startAiGame, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
-  playByClicks, gameAttrs, note, BOARD, waitBoardShows,
+  playByClicks, gameAttrs, BOARD, waitBoardShows,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'reload';
@@ -19,7 +19,7 @@ const pages = [];
 async function ourMove(page, api, id, geo, progress, t) {
   let g = await waitInSync(page, api, id);
   const { move } = await chooseMove(api, geo, g, progress);
-  await playByClicks(page, api, id, move, t);
+  await playByClicks(page, api, id, move);
   noteMove(progress, move, await api.game(id, g.ply + 1), 'white');
   await api.waitFor(id, (s) => s.status === 'over' || s.to_move === 'white', { timeoutMs: T.ai, what: 'the AI reply' });
   return waitInSync(page, api, id);
@@ -68,17 +68,12 @@ test('reload mid-game, then stack view, replay, analysis, takeback, resign', { t
     assert.equal(g.ply, 8);
     await shot(page, PREFIX, 'moved-after-reload');
 
-    // the stack view: hover the highest stack
+    // the stack view: hover the highest stack (the cell itself takes the pointer)
     const [cell, dots] = Object.entries(g.stacks).sort((x, y) => y[1].length - x[1].length)[0];
-    await page.locator(`${BOARD} [data-cell="${cell}"]`).first().hover({ force: true });
+    await page.locator(`${BOARD} [data-cell="${cell}"]`).first().hover();
     const view = page.locator(tid('stack-view'));
-    let shown = await page.waitForFunction(() => (document.querySelector('[data-testid="stack-view"]')?.textContent || '').trim().length > 0, null, { timeout: 2000 })
-      .then(() => true, () => false);
-    if (!shown) {
-      note(t, `hovering cell ${cell} shows nothing in stack-view; tapping it instead`);
-      await page.locator(`${BOARD} [data-cell="${cell}"]`).first().click({ force: true });
-      await page.waitForFunction(() => (document.querySelector('[data-testid="stack-view"]')?.textContent || '').trim().length > 0, null, { timeout: T.step });
-    }
+    await page.waitForFunction(() => (document.querySelector('[data-testid="stack-view"]')?.textContent || '').trim().length > 0, null, { timeout: T.step })
+      .catch(() => { throw new Error(`hovering cell ${cell} shows nothing in stack-view`); });
     const viewText = (await view.innerText()) || '';
     await shot(page, PREFIX, `stack-view-${cell}`);
     t.diagnostic(`stack view of ${cell} (${dots.length} dots): ${viewText.trim().replace(/\s+/g, ' ')}`);
@@ -115,8 +110,8 @@ test('reload mid-game, then stack view, replay, analysis, takeback, resign', { t
     t.diagnostic(`analysis: ${analysisText}`);
     const shownBest = analysisText.match(/[TCELMR]@[A-Q]\d+\/\d|[A-Q]\d+-[A-Q]\d+\/\d|\bpass\b/)[0];
     assert.ok(g.legal_moves.includes(shownBest), `the analysis' move ${shownBest} is legal here`);
-    const graph = page.locator(tid('eval-graph'));
-    if (!(await graph.isVisible().catch(() => false))) note(t, 'eval-graph is not visible after turning the analysis on');
+    // the evaluation graph is the post-game analysis (analysis.js): not drawn while the game goes on
+    assert.equal(await page.locator(tid('eval-graph')).isVisible(), false, 'eval-graph is hidden while the game goes on');
     await shot(page, PREFIX, 'analysis');
 
     // a takeback against the AI undoes its reply and our move
@@ -125,16 +120,21 @@ test('reload mid-game, then stack view, replay, analysis, takeback, resign', { t
     await waitPly(page, live - 2);
     assert.equal(g.to_move, 'white');
 
-    // resign (confirmed): the game is over, the banner says so
-    await page.locator(tid('resign')).click();
-    const confirmed = await api.waitFor(id, (s) => s.status === 'over', { timeoutMs: 1000 }).then(() => true, () => false);
-    if (!confirmed) {
-      page.once('dialog', (d) => d.accept());
-      await page.locator(tid('resign')).click();
-    } else {
-      note(t, 'resign ended the game on the first click, without a confirmation');
-    }
+    // resign: the first click only asks for the confirmation (in the page,
+    // no dialog), the second resigns
+    const dialogs = [];
+    page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+    const resign = page.locator(tid('resign'));
+    const unarmed = ((await resign.innerText()) || '').trim();
+    await resign.click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="resign"]')?.classList.contains('armed'), null, { timeout: T.step })
+      .catch(() => { throw new Error('the first click on resign does not ask for a confirmation'); });
+    assert.notEqual(((await resign.innerText()) || '').trim(), unarmed, 'the armed resign button says it asks to confirm');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await api.game(id)).status, 'ongoing', 'the first click on resign does not resign');
+    await resign.click();
     g = await api.waitFor(id, (s) => s.status === 'over', { timeoutMs: T.step, what: 'the resignation' });
+    assert.deepEqual(dialogs, [], 'resigning opens no browser dialog');
     assert.equal(g.result.reason, 'resignation');
     await waitInSync(page, api, id);
     const banner = page.locator(tid('result-banner'));

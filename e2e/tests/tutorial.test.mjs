@@ -59,7 +59,7 @@ test('a learner goes through every lesson by clicking and ends in a first game',
       }
       if (lesson.id === 'pin') {
         // One's own covered piece cannot move: choosing it says why.
-        await clickCell(page, 'N11', t);
+        await clickCell(page, 'N11');
         const text = await feedback(page, 'illegal');
         assert.match(text, /N11/, text);
         assert.match(text, /covered/, text);
