@@ -39,25 +39,32 @@ pub struct ServeArgs {
     #[arg(long, value_enum, default_value_t = Sync::Full)]
     pub sync: Sync,
 
-    /// Games created per client (N/s, N/min or N/h: a burst of N, refilled
-    /// evenly; `off` for no limit)
+    /// Games created and rematch actions per client (N/s, N/min or N/h: a
+    /// burst of N, refilled evenly; `off` for no limit)
     #[arg(long, default_value = "30/min", help_heading = "Limits per client")]
     pub rate_create: RateFlag,
     /// Records imported per client
     #[arg(long, default_value = "10/min", help_heading = "Limits per client")]
     pub rate_import: RateFlag,
-    /// Moves, resignations, draw and takeback actions per client (HTTP and live sockets)
+    /// Moves, resignations, draw and takeback actions, abandonment claims per client (HTTP and live sockets, whose hellos count too)
     #[arg(long, default_value = "300/min", help_heading = "Limits per client")]
     pub rate_move: RateFlag,
-    /// Analyses per client
+    /// Analyses per client (of a position or of a game)
     #[arg(long, default_value = "60/min", help_heading = "Limits per client")]
     pub rate_analyse: RateFlag,
     /// Live sockets opened per client
     #[arg(long, default_value = "60/min", help_heading = "Limits per client")]
     pub rate_websocket: RateFlag,
-    /// Invites claimed and seat tokens renewed per client
+    /// Invites claimed, seat tokens renewed and seats named per client
     #[arg(long, default_value = "20/min", help_heading = "Limits per client")]
     pub rate_seat: RateFlag,
+    /// Game lists read per client
+    #[arg(long, default_value = "120/min", help_heading = "Limits per client")]
+    pub rate_list: RateFlag,
+    /// Other reads that build an answer per client: a game's state or
+    /// record, a board, lessons, puzzles and their tries
+    #[arg(long, default_value = "1200/min", help_heading = "Limits per client")]
+    pub rate_read: RateFlag,
     /// The server is behind a reverse proxy: the client is the last address
     /// of X-Forwarded-For (never give this without a proxy that sets it)
     #[arg(long, help_heading = "Limits per client")]
@@ -191,6 +198,8 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
         analyse: args.rate_analyse.0,
         websocket: args.rate_websocket.0,
         seat: args.rate_seat.0,
+        list: args.rate_list.0,
+        read: args.rate_read.0,
     };
     config.trust_proxy = args.trust_proxy;
     config.ws_per_client = args.ws_per_client as usize;

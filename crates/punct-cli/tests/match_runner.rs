@@ -217,6 +217,10 @@ fn greedy_beats_random() {
         "4",
         "--nodes",
         "1",
+        // What is measured is play, not speed: a loaded machine (a debug
+        // build's greedy takes seconds a move there) must not forfeit.
+        "--grace",
+        "120000",
         "--concurrency",
         "2",
         "--variant",
@@ -226,6 +230,7 @@ fn greedy_beats_random() {
     let out = stdout(&o);
     let (a, b, w, l, d, n) = score_line(&out);
     assert_eq!((a.as_str(), b.as_str(), n), ("greedy", "random", 4));
+    assert!(!out.contains("Forfeits"), "{out}");
     assert_eq!(w + l + d, 4);
     assert!(2 * w + d >= 6, "greedy scores at least 3 of 4:\n{out}");
     assert!(out.contains("from openings/basic.txt (built in)"), "{out}");

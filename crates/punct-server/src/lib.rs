@@ -163,8 +163,14 @@ pub struct Rates {
     pub moves: Option<Rate>,
     pub analyse: Option<Rate>,
     pub websocket: Option<Rate>,
-    /// Claiming an invite and renewing a seat's token.
+    /// Claiming an invite, renewing a seat's token, naming a seat, a live
+    /// socket's `hello`.
     pub seat: Option<Rate>,
+    /// Game lists.
+    pub list: Option<Rate>,
+    /// Reads that build an answer (a game's state, a record, the learning
+    /// content).
+    pub read: Option<Rate>,
 }
 
 impl Default for Rates {
@@ -176,6 +182,8 @@ impl Default for Rates {
             analyse: Rate::per_minute(60),
             websocket: Rate::per_minute(60),
             seat: Rate::per_minute(20),
+            list: Rate::per_minute(120),
+            read: Rate::per_minute(1200),
         }
     }
 }

@@ -6,7 +6,6 @@ use crate::error::ApiError;
 use crate::{Rate, Rates};
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
@@ -106,35 +105,27 @@ pub fn client_of(parts: &Parts) -> Result<ClientKey, ApiError> {
     }
 }
 
-/// The kinds of request with a rate limit of their own.
+/// The kinds of request with a rate limit of their own (each route says
+/// which it takes: `api::routes`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// New games, rematches (which may begin one).
     Create,
     Import,
+    /// Moves and game actions, over HTTP and live sockets.
     Move,
     Analyse,
     WebSocket,
+    /// Claims, token renewals, names; a live socket's `hello`.
     Seat,
+    /// Game lists, which read many games.
+    List,
+    /// Reads that build an answer: a game's state or record, a board, the
+    /// learning content and its judged tries.
+    Read,
 }
 
 impl Kind {
-    /// The kind of a request, from its method and path (`None`: no limit).
-    pub fn of(method: &Method, path: &str) -> Option<Kind> {
-        let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-        match (method.as_str(), parts.as_slice()) {
-            ("POST", ["", "api", "games"]) => Some(Kind::Create),
-            ("POST", ["", "api", "games", "import"]) => Some(Kind::Import),
-            ("POST", ["", "api", "analyse"]) => Some(Kind::Analyse),
-            ("GET", ["", "api", "games", _, "live"]) => Some(Kind::WebSocket),
-            (
-                "POST",
-                ["", "api", "games", _, "moves" | "resign" | "draw" | "takeback" | "abandon"],
-            ) => Some(Kind::Move),
-            ("POST", ["", "api", "games", _, "claim" | "token"]) => Some(Kind::Seat),
-            _ => None,
-        }
-    }
-
     fn what(self) -> &'static str {
         match self {
             Kind::Create => "new games",
@@ -142,7 +133,9 @@ impl Kind {
             Kind::Move => "moves and game actions",
             Kind::Analyse => "analyses",
             Kind::WebSocket => "live connections",
-            Kind::Seat => "seat claims and renewals",
+            Kind::Seat => "seat claims, renewals and names",
+            Kind::List => "game lists",
+            Kind::Read => "reads",
         }
     }
 }
@@ -161,6 +154,8 @@ impl RateLimits {
             (Kind::Analyse, rates.analyse),
             (Kind::WebSocket, rates.websocket),
             (Kind::Seat, rates.seat),
+            (Kind::List, rates.list),
+            (Kind::Read, rates.read),
         ];
         let buckets = all
             .into_iter()
@@ -205,18 +200,19 @@ impl RateLimits {
     }
 }
 
-/// Middleware: each limited request takes a token from its client's bucket
-/// before it reaches its route.
-pub async fn limit(State(rates): State<Arc<RateLimits>>, req: Request, next: Next) -> Response {
-    if let Some(kind) = Kind::of(req.method(), req.uri().path()) {
-        let (parts, body) = req.into_parts();
-        let checked = client_of(&parts).and_then(|client| rates.check(kind, client));
-        if let Err(e) = checked {
-            return e.into_response();
-        }
-        return next.run(Request::from_parts(parts, body)).await;
+/// Middleware on a route: each request takes a token of the route's
+/// `kind` from its client's bucket before it reaches its handler.
+pub async fn limit(
+    State((rates, kind)): State<(Arc<RateLimits>, Kind)>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let (parts, body) = req.into_parts();
+    let checked = client_of(&parts).and_then(|client| rates.check(kind, client));
+    if let Err(e) = checked {
+        return e.into_response();
     }
-    next.run(req).await
+    next.run(Request::from_parts(parts, body)).await
 }
 
 /// Open live sockets per client, capped.
@@ -289,23 +285,6 @@ mod tests {
         assert_eq!(ClientKey::new(a).to_string(), "2001:db8:1:2::/64");
         let mapped: IpAddr = "::ffff:192.0.2.7".parse().unwrap();
         assert_eq!(ClientKey::new(mapped).to_string(), "192.0.2.7");
-    }
-
-    #[test]
-    fn requests_are_sorted_into_their_buckets() {
-        let post = Method::POST;
-        assert_eq!(Kind::of(&post, "/api/games"), Some(Kind::Create));
-        assert_eq!(Kind::of(&post, "/api/games/"), Some(Kind::Create));
-        assert_eq!(Kind::of(&post, "/api/games/import"), Some(Kind::Import));
-        assert_eq!(Kind::of(&post, "/api/games/abc/moves"), Some(Kind::Move));
-        assert_eq!(Kind::of(&post, "/api/games/abc/claim"), Some(Kind::Seat));
-        assert_eq!(Kind::of(&post, "/api/analyse"), Some(Kind::Analyse));
-        assert_eq!(
-            Kind::of(&Method::GET, "/api/games/abc/live"),
-            Some(Kind::WebSocket)
-        );
-        assert_eq!(Kind::of(&Method::GET, "/api/games"), None);
-        assert_eq!(Kind::of(&Method::GET, "/api/games/abc"), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use crate::app::App;
 use crate::limits::{RateLimits, SocketCounts};
 use crate::security::Hosts;
-use crate::{conn, limits, security, Config};
+use crate::{conn, security, Config};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -65,16 +65,9 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     tokio::spawn(crate::change::keep_clocks(app.clone()));
     tokio::spawn(crate::review::review_worker(app.clone(), review_queue));
     let stopping = app.stopping.clone();
-    // Outermost first: the host check and headers, then the rate limits.
+    // Outermost first: the host check and headers; each route takes its
+    // rate limit's token itself (api::routes).
     let router = crate::api::router(app.clone())
-        .merge(
-            axum::Router::new()
-                .route("/api/status", axum::routing::get(status))
-                .route("/api/health", axum::routing::get(crate::api::ops::health))
-                .route("/metrics", axum::routing::get(crate::api::ops::metrics))
-                .with_state(app.clone()),
-        )
-        .layer(axum::middleware::from_fn_with_state(rates, limits::limit))
         .layer(axum::middleware::from_fn_with_state(hosts, security::guard))
         // Outermost: refusals of the layers above are counted too.
         .layer(axum::middleware::from_fn_with_state(
@@ -96,14 +89,6 @@ fn instance_name(rng: &mut StdRng) -> String {
         .unwrap_or_else(|| "punct".to_string());
     let salt: u32 = rng.random();
     format!("{host}-{}-{salt:08x}", std::process::id())
-}
-
-/// What the server holds now, for operators (and the limits' tests).
-async fn status(axum::extract::State(app): crate::app::Shared) -> axum::Json<serde_json::Value> {
-    axum::Json(serde_json::json!({
-        "games_in_memory": app.games_in_memory(),
-        "live_sockets": app.sockets.total(),
-    }))
 }
 
 pub(crate) async fn shutdown_signal() {

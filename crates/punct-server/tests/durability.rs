@@ -221,7 +221,7 @@ fn the_ai_moves_after_a_restart_when_it_was_its_turn() {
             "the AI did not move after the restart (ply {:?})",
             listed_ply(&server, &g.id)
         );
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(500));
     }
     let s = server.state(&g.id);
     assert_eq!(moves(&s)[..4], before[..]);

@@ -697,3 +697,85 @@ fn shutdown_does_not_wait_for_a_half_sent_request() {
     };
     assert_eq!(closed.map(|c| u16::from(c.code)), Some(1001));
 }
+
+/// The writes and costly reads that once took no token: a name, a
+/// rematch, a game's analysis, a list, a state, a socket's hello.
+#[test]
+fn every_write_and_costly_read_takes_a_token() {
+    let (s, _dir) = server(&[
+        "--rate-seat",
+        "2/min",
+        "--rate-create",
+        "2/min",
+        "--rate-analyse",
+        "1/min",
+        "--rate-list",
+        "2/min",
+        "--rate-read",
+        "40/min",
+        "--rate-move",
+        "3/min",
+    ]);
+    let refused = |(status, body): (u16, Value), what: &str| {
+        assert_eq!(status, 429, "{what}: {body}");
+        assert_eq!(body["error"]["code"], "rate_limited", "{what}: {body}");
+    };
+    // Names: the seat's bucket.
+    let g = s.create(json!({"mode": "hotseat"}));
+    let t = g.white().to_string();
+    let name = format!("/api/games/{}/name", g.id);
+    for n in ["Ada", "Bea"] {
+        let (status, body) = s.post(&name, &json!({"token": t, "name": n}));
+        assert_eq!(status, 200, "{body}");
+    }
+    refused(
+        s.post(&name, &json!({"token": t, "name": "Cy"})),
+        "a third name",
+    );
+
+    // A rematch takes a new game's token: with the two spent (a game
+    // made here and one more), it is refused before it begins.
+    let resign = format!("/api/games/{}/resign", g.id);
+    assert_eq!(s.post(&resign, &json!({"token": t})).0, 200);
+    s.create(json!({"mode": "hotseat"}));
+    let rematch = format!("/api/games/{}/rematch", g.id);
+    refused(
+        s.post(&rematch, &json!({"token": t, "action": "offer"})),
+        "a rematch",
+    );
+    assert_eq!(s.state(&g.id)["rematch"], Value::Null, "no rematch began");
+
+    // A game's analysis: the analyses' bucket.
+    let analyse = format!("/api/games/{}/analyse", g.id);
+    let (status, body) = s.post(&analyse, &json!({"ply": 0, "movetime": 20}));
+    assert_eq!(status, 200, "{body}");
+    refused(
+        s.post(&analyse, &json!({"ply": 0, "movetime": 20})),
+        "a second analysis",
+    );
+
+    // A socket's hello counts as a game action: the resignation took one
+    // of the three, two hellos the others, and a third is refused.
+    let mut ws = s.live(&g.id);
+    for id in 1..=3 {
+        ws.send(&json!({"type": "hello", "token": t, "id": id}));
+        let (answer, _) = ws.recv_until(|m| m["id"] == id);
+        if id <= 2 {
+            assert_eq!(answer["type"], "ack", "hello {id}: {answer}");
+        } else {
+            assert_eq!(answer["error"]["code"], "rate_limited", "{answer}");
+        }
+    }
+
+    // Lists have a bucket of their own; states and records another.
+    for _ in 0..2 {
+        assert_eq!(s.get("/api/games").0, 200);
+    }
+    refused(s.get("/api/games"), "a third list");
+    let mut reads = 0;
+    while s.get(&format!("/api/games/{}", g.id)).0 == 200 {
+        reads += 1;
+        assert!(reads <= 40, "reads past their burst");
+    }
+    refused(s.get(&format!("/api/games/{}/record", g.id)), "a record");
+}

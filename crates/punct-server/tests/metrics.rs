@@ -103,3 +103,35 @@ fn metrics_count_requests_moves_sockets_the_ai_and_the_database() {
     );
     drop(socket);
 }
+
+/// Methods a client makes up are counted under `other`: no label, and so
+/// no series kept for good, holds what a client sent.
+#[test]
+fn made_up_methods_grow_no_series() {
+    use std::io::{Read, Write};
+    let server = Server::start();
+    for i in 0..40 {
+        let method = format!("INVENTED{i}{}", "X".repeat(2_000));
+        let mut tcp = std::net::TcpStream::connect(&server.addr).expect("connect");
+        tcp.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(
+            tcp,
+            "{method} /api/board HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        )
+        .expect("send");
+        let mut answer = String::new();
+        let _ = tcp.read_to_string(&mut answer);
+        assert!(answer.starts_with("HTTP/1.1 4"), "{i}: {answer}");
+    }
+    let text = metrics(&server);
+    assert!(
+        !text.contains("INVENTED"),
+        "a made-up method became a label"
+    );
+    let others: f64 = text
+        .lines()
+        .filter(|l| l.starts_with(r#"punct_http_requests_total{method="other""#))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum();
+    assert_eq!(others, 40.0, "{text}");
+}

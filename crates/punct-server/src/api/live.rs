@@ -306,17 +306,18 @@ impl Session {
     async fn request(&self, text: &str, member: &mut Member) -> Value {
         let parsed = serde_json::from_str::<Value>(text).ok();
         let kind = parsed.as_ref().and_then(|v| v["type"].as_str());
-        if let (Some("hello"), Some(req)) = (kind, parsed.as_ref()) {
-            return self.hello(req, member).await;
-        }
+        // A hello checks a token: it costs like a game action.
         if matches!(
             kind,
-            Some("move" | "resign" | "draw" | "takeback" | "abandon")
+            Some("hello" | "move" | "resign" | "draw" | "takeback" | "abandon")
         ) {
             if let Err(e) = self.app.rates.check(Kind::Move, self.client) {
                 let id = parsed.as_ref().map_or(Value::Null, |v| v["id"].clone());
                 return error_message(id, &e);
             }
+        }
+        if let (Some("hello"), Some(req)) = (kind, parsed.as_ref()) {
+            return self.hello(req, member).await;
         }
         live_request(&self.app, self.client, &self.id, text).await
     }

@@ -14,46 +14,148 @@ pub(crate) mod ops;
 
 use crate::app::App;
 use crate::error::ApiError;
+use crate::limits::{self, Kind};
 use crate::web;
 use axum::extract::{DefaultBodyLimit, Path, Request};
-use axum::http::{header, StatusCode};
+use axum::handler::Handler;
+use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::MethodRouter;
 use axum::Router;
 use http::BODY_LIMIT;
 use std::sync::Arc;
 
+/// What a request to a route costs its client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Limit {
+    /// A token of this kind's bucket (limits.rs), or 429.
+    Bucket(Kind),
+    /// Nothing, for a read that costs next to nothing; says why.
+    Free(&'static str),
+}
+
+/// A page of the site: the same embedded HTML whatever the address.
+const PAGE: Limit = Limit::Free("the page, embedded");
+
+/// One route: its method, path, what it costs, and its handler.
+pub(crate) struct Route {
+    /// (Read by the tests that walk the table; the handler knows it too.)
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) method: Method,
+    pub(crate) path: &'static str,
+    pub(crate) limit: Limit,
+    handler: MethodRouter<Arc<App>>,
+}
+
+impl Route {
+    pub(crate) fn get<H: Handler<T, Arc<App>>, T: 'static>(
+        path: &'static str,
+        limit: Limit,
+        handler: H,
+    ) -> Route {
+        Route {
+            method: Method::GET,
+            path,
+            limit,
+            handler: axum::routing::get(handler),
+        }
+    }
+
+    pub(crate) fn post<H: Handler<T, Arc<App>>, T: 'static>(
+        path: &'static str,
+        limit: Limit,
+        handler: H,
+    ) -> Route {
+        Route {
+            method: Method::POST,
+            path,
+            limit,
+            handler: axum::routing::post(handler),
+        }
+    }
+}
+
+/// Every route the server answers: the router is made of this table and
+/// nothing else, so no route escapes its limit.
+pub(crate) fn routes() -> Vec<Route> {
+    use Kind::*;
+    use Limit::{Bucket, Free};
+    let mut all = vec![
+        Route::get("/", PAGE, page),
+        Route::get("/game/{id}", PAGE, page),
+        Route::get("/rules", PAGE, page),
+        Route::get("/learn", PAGE, page),
+        Route::get("/learn/{lesson}", PAGE, page),
+        Route::get("/puzzles", PAGE, page),
+        Route::get("/puzzles/{id}", PAGE, page),
+        Route::get("/static/{*file}", Free("embedded files"), static_file),
+        Route::get("/api/games", Bucket(List), games::list_games),
+        // A rematch may begin a game: it counts as one.
+        Route::post("/api/games", Bucket(Create), games::create_game),
+        Route::post(
+            "/api/games/{id}/rematch",
+            Bucket(Create),
+            games::post_rematch,
+        ),
+        Route::post("/api/games/import", Bucket(Import), games::import_game),
+        Route::get("/api/games/{id}", Bucket(Read), games::get_game),
+        Route::get("/api/games/{id}/record", Bucket(Read), games::get_record),
+        Route::get("/api/board", Bucket(Read), games::board),
+        Route::post("/api/games/{id}/moves", Bucket(Move), games::post_move),
+        Route::post("/api/games/{id}/resign", Bucket(Move), games::post_resign),
+        Route::post("/api/games/{id}/draw", Bucket(Move), games::post_draw),
+        Route::post(
+            "/api/games/{id}/takeback",
+            Bucket(Move),
+            games::post_takeback,
+        ),
+        Route::post("/api/games/{id}/abandon", Bucket(Move), games::post_abandon),
+        Route::post("/api/games/{id}/claim", Bucket(Seat), games::post_claim),
+        Route::post("/api/games/{id}/token", Bucket(Seat), games::post_token),
+        Route::post("/api/games/{id}/name", Bucket(Seat), games::post_name),
+        Route::get("/api/games/{id}/live", Bucket(WebSocket), live::live),
+        Route::post("/api/analyse", Bucket(Analyse), analysis::analyse),
+        Route::post(
+            "/api/games/{id}/analyse",
+            Bucket(Analyse),
+            analysis::analyse_game,
+        ),
+        Route::get(
+            "/api/status",
+            Free("two counts, for operators"),
+            ops::status,
+        ),
+        Route::get(
+            "/api/health",
+            Free("the readiness check: balancers ask often"),
+            ops::health,
+        ),
+        Route::get(
+            "/metrics",
+            Free("scraped by the operator's Prometheus"),
+            ops::metrics,
+        ),
+    ];
+    all.extend(learn::routes());
+    all
+}
+
 pub(crate) fn router(app: Arc<App>) -> Router {
-    Router::new()
-        .route("/", get(page))
-        .route("/game/{id}", get(page))
-        .route("/rules", get(page))
-        .route("/learn", get(page))
-        .route("/learn/{lesson}", get(page))
-        .route("/puzzles", get(page))
-        .route("/puzzles/{id}", get(page))
-        .merge(learn::routes())
-        .route("/static/{*file}", get(static_file))
-        .route(
-            "/api/games",
-            get(games::list_games).post(games::create_game),
-        )
-        .route("/api/games/import", post(games::import_game))
-        .route("/api/games/{id}", get(games::get_game))
-        .route("/api/games/{id}/moves", post(games::post_move))
-        .route("/api/games/{id}/resign", post(games::post_resign))
-        .route("/api/games/{id}/draw", post(games::post_draw))
-        .route("/api/games/{id}/takeback", post(games::post_takeback))
-        .route("/api/games/{id}/record", get(games::get_record))
-        .route("/api/games/{id}/claim", post(games::post_claim))
-        .route("/api/games/{id}/token", post(games::post_token))
-        .route("/api/games/{id}/name", post(games::post_name))
-        .route("/api/games/{id}/rematch", post(games::post_rematch))
-        .route("/api/games/{id}/abandon", post(games::post_abandon))
-        .route("/api/games/{id}/live", get(live::live))
-        .route("/api/analyse", post(analysis::analyse))
-        .route("/api/games/{id}/analyse", post(analysis::analyse_game))
-        .route("/api/board", get(games::board))
+    let mut router = Router::new();
+    for route in routes() {
+        let handler = match route.limit {
+            Limit::Bucket(kind) => route
+                .handler
+                .route_layer(axum::middleware::from_fn_with_state(
+                    (app.rates.clone(), kind),
+                    limits::limit,
+                )),
+            Limit::Free(_) => route.handler,
+        };
+        // (Two methods on one path make one route.)
+        router = router.route(route.path, handler);
+    }
+    router
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -96,4 +198,88 @@ pub(crate) async fn not_found(req: Request) -> ApiError {
         "not_found",
         format!("no such endpoint: {} {}", req.method(), req.uri().path()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limit_of(method: &Method, path: &str) -> Option<Limit> {
+        routes()
+            .into_iter()
+            .find(|r| r.method == method && r.path == path)
+            .map(|r| r.limit)
+    }
+
+    /// Every write and every read that costs the server something takes a
+    /// token; the free routes are the ones listed here, and only reads.
+    #[test]
+    fn every_route_but_cheap_reads_has_a_bucket() {
+        let mut free = Vec::new();
+        for route in routes() {
+            if let Limit::Free(why) = route.limit {
+                assert_eq!(
+                    route.method,
+                    Method::GET,
+                    "{} {} is free",
+                    route.method,
+                    route.path
+                );
+                assert!(!why.is_empty());
+                free.push(route.path);
+            }
+        }
+        free.sort_unstable();
+        assert_eq!(
+            free,
+            [
+                "/",
+                "/api/health",
+                "/api/status",
+                "/game/{id}",
+                "/learn",
+                "/learn/{lesson}",
+                "/metrics",
+                "/puzzles",
+                "/puzzles/{id}",
+                "/rules",
+                "/static/{*file}",
+            ]
+        );
+        let mut seen = std::collections::HashSet::new();
+        for route in routes() {
+            assert!(
+                seen.insert((route.method.clone(), route.path)),
+                "{} twice",
+                route.path
+            );
+        }
+    }
+
+    #[test]
+    fn requests_are_sorted_into_their_buckets() {
+        use Kind::*;
+        let post = Method::POST;
+        let get = Method::GET;
+        for (method, path, kind) in [
+            (&post, "/api/games", Create),
+            (&post, "/api/games/{id}/rematch", Create),
+            (&post, "/api/games/import", Import),
+            (&post, "/api/games/{id}/moves", Move),
+            (&post, "/api/games/{id}/claim", Seat),
+            (&post, "/api/games/{id}/name", Seat),
+            (&post, "/api/analyse", Analyse),
+            (&post, "/api/games/{id}/analyse", Analyse),
+            (&get, "/api/games/{id}/live", WebSocket),
+            (&get, "/api/games", List),
+            (&get, "/api/games/{id}", Read),
+            (&post, "/api/learn/puzzles/{id}/try", Read),
+        ] {
+            assert_eq!(
+                limit_of(method, path),
+                Some(Limit::Bucket(kind)),
+                "{method} {path}"
+            );
+        }
+    }
 }

@@ -13,12 +13,19 @@ use std::time::{Duration, Instant};
 
 /// Middleware: counts every answer by method and status.
 pub(crate) async fn count_requests(State(app): Shared, request: Request, next: Next) -> Response {
-    // (Copied without allocating: the labels make the one string.)
-    let method = request.method().clone();
+    let method = crate::metrics::method_label(request.method());
     let response = next.run(request).await;
-    app.metrics
-        .answered(method.as_str(), response.status().as_u16());
+    app.metrics.answered(method, response.status().as_u16());
     response
+}
+
+/// `GET /api/status`: what the server holds now, for operators (and the
+/// limits' tests).
+pub(crate) async fn status(State(app): Shared) -> axum::Json<serde_json::Value> {
+    axum::Json(json!({
+        "games_in_memory": app.games_in_memory(),
+        "live_sockets": app.sockets.total(),
+    }))
 }
 
 /// `GET /metrics`.

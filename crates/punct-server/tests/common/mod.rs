@@ -541,7 +541,9 @@ impl Server {
                 state["status"],
                 state["ai_thinking"]
             );
-            std::thread::sleep(Duration::from_millis(20));
+            // 20 reads a second: the read limit's refill, so a long wait never
+            // runs out of it.
+            std::thread::sleep(Duration::from_millis(50));
         }
     }
 

@@ -3,20 +3,21 @@
 //! and the claims its caption makes (the page words them from its
 //! catalogue, `rules.diagram.<id>`).
 
-use super::played_state;
+use super::{played_state, Route};
 use crate::api::http::json_text;
-use crate::app::App;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::Router;
 use punct_learn::diagrams::{Claim, Diagram, ShownMove, DIAGRAMS};
 use punct_learn::words;
 use serde_json::{json, Value};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
-pub(super) fn routes() -> Router<Arc<App>> {
-    Router::new().route("/api/learn/diagrams", get(list))
+pub(super) fn routes() -> Vec<Route> {
+    vec![Route::get(
+        "/api/learn/diagrams",
+        crate::api::Limit::Bucket(crate::limits::Kind::Read),
+        list,
+    )]
 }
 
 fn claim_json(claim: Claim) -> Value {

@@ -7,18 +7,16 @@ mod diagrams;
 mod puzzles;
 mod tutorial;
 
-use crate::app::App;
+use super::Route;
 use crate::view::position_view;
-use axum::Router;
 use punct_core::{Move, Position, Side, Status, Variant};
 use serde_json::{json, Value};
-use std::sync::Arc;
 
-pub(crate) fn routes() -> Router<Arc<App>> {
-    Router::new()
-        .merge(diagrams::routes())
-        .merge(tutorial::routes())
-        .merge(puzzles::routes())
+pub(crate) fn routes() -> Vec<Route> {
+    let mut all = diagrams::routes();
+    all.extend(tutorial::routes());
+    all.extend(puzzles::routes());
+    all
 }
 
 /// The state of `pos` as a game's shows it after `last` (the move just

@@ -2,29 +2,30 @@
 //! list, the puzzle of the day, one puzzle, and a learner's try judged by
 //! `punct_learn::puzzles` (with the opponent's answers).
 
-use super::played_state;
+use super::{played_state, Route};
 use crate::api::http::{json_text, Body, Params};
-use crate::app::App;
 use crate::date::{date_text, parse_date, today};
 use crate::error::ApiError;
 use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{get, post};
-use axum::Router;
 use punct_core::Move;
 use punct_engine::puzzle::PuzzleKind;
 use punct_learn::puzzles::{self, find, of_the_day, puzzles, Puzzle, TryError};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
-pub(super) fn routes() -> Router<Arc<App>> {
-    Router::new()
-        .route("/api/learn/puzzles", get(list))
-        .route("/api/learn/puzzles/daily", get(daily))
-        .route("/api/learn/puzzles/{id}", get(one))
-        .route("/api/learn/puzzles/{id}/try", post(attempt))
+pub(super) fn routes() -> Vec<Route> {
+    use crate::api::Limit::Bucket;
+    use crate::limits::Kind::Read;
+    vec![
+        Route::get("/api/learn/puzzles", Bucket(Read), list),
+        Route::get("/api/learn/puzzles/daily", Bucket(Read), daily),
+        Route::get("/api/learn/puzzles/{id}", Bucket(Read), one),
+        // A try is judged by the engine: a read's cost, not an analysis'.
+        Route::post("/api/learn/puzzles/{id}/try", Bucket(Read), attempt),
+    ]
 }
 
 fn found(id: &str) -> Result<&'static Puzzle, ApiError> {

@@ -3,27 +3,27 @@
 //! `punct_learn::tutorial` (the page words the verdict from its catalogue,
 //! `tutorial.…`).
 
-use super::played_state;
+use super::{played_state, Route};
 use crate::api::http::{json_text, Body};
-use crate::app::App;
 use crate::error::ApiError;
 use crate::view::position_view;
 use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{get, post};
-use axum::Router;
 use punct_core::Move;
 use punct_learn::tutorial::{judge, lesson, Lesson, LESSONS};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
-pub(super) fn routes() -> Router<Arc<App>> {
-    Router::new()
-        .route("/api/learn/lessons", get(list))
-        .route("/api/learn/lessons/{id}", get(one))
-        .route("/api/learn/lessons/{id}/try", post(try_move))
+pub(super) fn routes() -> Vec<Route> {
+    use crate::api::Limit::Bucket;
+    use crate::limits::Kind::Read;
+    vec![
+        Route::get("/api/learn/lessons", Bucket(Read), list),
+        Route::get("/api/learn/lessons/{id}", Bucket(Read), one),
+        Route::post("/api/learn/lessons/{id}/try", Bucket(Read), try_move),
+    ]
 }
 
 /// A lesson as the API shows it; `legal`: with the position's legal moves
