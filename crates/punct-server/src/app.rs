@@ -115,6 +115,8 @@ pub(crate) struct App {
     pub(crate) metrics: Arc<crate::metrics::Metrics>,
     /// The jobs this instance claims on a shared database (jobs.rs).
     pub(crate) jobs: Arc<crate::jobs::Jobs>,
+    /// Whether this instance can save now (health.rs).
+    pub(crate) readiness: crate::health::Readiness,
 }
 
 pub(crate) type Shared = State<Arc<App>>;

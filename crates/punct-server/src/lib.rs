@@ -22,6 +22,7 @@ mod create;
 pub mod date;
 mod error;
 mod games;
+mod health;
 mod jobs;
 mod limits;
 mod log;

@@ -233,8 +233,8 @@ impl Storage for Timed {
         self.inner.page(after, limit)
     }
 
-    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
-        self.inner.ping()
+    fn heartbeat<'a>(&'a self, instance: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.time("heartbeat", self.inner.heartbeat(instance))
     }
 
     fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<Change>> {

@@ -47,6 +47,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         reviews,
         metrics,
         jobs: Arc::new(jobs),
+        readiness: crate::health::Readiness::default(),
     });
     crate::change::resume_ai_games(&app).await;
     tokio::spawn(crate::app::housekeeping(app.clone()));

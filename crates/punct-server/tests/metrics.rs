@@ -135,3 +135,37 @@ fn made_up_methods_grow_no_series() {
         .sum();
     assert_eq!(others, 40.0, "{text}");
 }
+
+/// Readiness is a real write: while the database file is locked by
+/// another writer the instance cannot save, and says so (503); once the
+/// lock goes, it is ready again.
+#[test]
+fn the_readiness_check_fails_while_writes_fail() {
+    if on_postgres() {
+        return; // the lock taken here is SQLite's
+    }
+    let dir = common::TempDir::new("readiness");
+    let server = Server::builder().data_dir(dir.path()).start();
+    assert_eq!(server.get("/api/health").0, 200);
+    let db = rusqlite::Connection::open(dir.path().join("games.sqlite3")).unwrap();
+    db.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    // (A second passes, so no earlier answer is reused.)
+    std::thread::sleep(Duration::from_millis(1100));
+    let (status, body) = server.get("/api/health");
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["status"], "unavailable", "{body}");
+    assert!(
+        body["database"]["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{body}"
+    );
+    db.execute_batch("COMMIT").unwrap();
+    let t0 = std::time::Instant::now();
+    loop {
+        let (status, body) = server.get("/api/health");
+        if status == 200 {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(20), "not ready again: {body}");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}

@@ -14,6 +14,7 @@ use serde_json::json;
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 /// A database name no other test of this run uses.
 fn fresh_name(tag: &str) -> String {
@@ -93,7 +94,7 @@ fn serve_refuses_a_database_without_the_schema_and_says_how_to_migrate() {
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stdout.contains("applied schema versions 1 (games), 2 (jobs); now at 2"),
+        stdout.contains("applied schema versions 1 (games), 2 (jobs), 3 (instances); now at 3"),
         "{stdout}"
     );
     let out = punct(&["db", "migrate", "--database", &url]);
@@ -101,7 +102,7 @@ fn serve_refuses_a_database_without_the_schema_and_says_how_to_migrate() {
     assert!(stdout.contains("nothing to do"), "{stdout}");
     assert_eq!(
         psql(&url, "SELECT count(*) FROM refinery_schema_history"),
-        "2"
+        "3"
     );
 }
 
@@ -127,7 +128,7 @@ fn a_database_of_a_newer_punct_is_refused() {
     assert!(!out.status.success(), "{:?}", text(&out));
     assert_eq!(
         psql(&url, "SELECT count(*) FROM refinery_schema_history"),
-        "3"
+        "4"
     );
 }
 
@@ -412,6 +413,8 @@ fn the_readiness_check_fails_while_the_database_refuses_and_recovers() {
         &cluster,
         &format!("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '{name}'"),
     );
+    // Checks within a second share one answer: this one asks anew.
+    std::thread::sleep(Duration::from_millis(1100));
     let (status, body) = server.get("/api/health");
     assert_eq!(status, 503, "{body}");
     assert_eq!(body["status"], "unavailable");
@@ -420,11 +423,21 @@ fn the_readiness_check_fails_while_the_database_refuses_and_recovers() {
         why.contains(&format!("PostgreSQL database {name}")),
         "{why}"
     );
-    // Back: the pool connects again.
+    // Back: the pool connects again, and the check says so within a
+    // second or two (its last answer is reused for a second).
     psql(
         &cluster,
         &format!("ALTER DATABASE {name} ALLOW_CONNECTIONS true"),
     );
-    let (status, body) = server.get("/api/health");
-    assert_eq!(status, 200, "{body}");
+    let t0 = std::time::Instant::now();
+    loop {
+        let (status, body) = server.get("/api/health");
+        if status == 200 {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(10), "not ready again: {body}");
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    // The heartbeat is a write: this instance's row.
+    assert_eq!(psql(&url, "SELECT count(*) FROM instances"), "1");
 }

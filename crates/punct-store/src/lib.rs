@@ -134,8 +134,11 @@ pub trait Storage: Send + Sync {
         after: Option<&'a str>,
         limit: u32,
     ) -> BoxFuture<'a, Result<Vec<GameRow>, StoreError>>;
-    /// Checks that the database answers (the readiness check).
-    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>>;
+    /// A real write, committed as a game's change is, saying that
+    /// `instance` lives: the readiness check makes it, so an instance that
+    /// cannot save (a full disk, a read-only or locked file, a database
+    /// that refuses writes) says it is not ready.
+    fn heartbeat<'a>(&'a self, instance: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
     /// Changes written by anyone sharing the database (other instances
     /// included), as they commit; `None` where this process is the only
     /// writer (SQLite).

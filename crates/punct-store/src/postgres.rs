@@ -682,15 +682,23 @@ impl super::Storage for Store {
         Some(self)
     }
 
-    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+    fn heartbeat<'a>(&'a self, instance: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
             let client = self.client().await?;
             client
-                .query_one("SELECT 1", &[])
+                .execute(
+                    "INSERT INTO instances (name, beat) VALUES ($1, now()) \
+                     ON CONFLICT (name) DO UPDATE SET beat = now()",
+                    &[&instance],
+                )
                 .await
                 .map(|_| ())
                 .map_err(|e| {
-                    StoreError::failed(format!("{}: {}", self.describe_db(), pg_error(&e)))
+                    StoreError::failed(format!(
+                        "{}: a write failed: {}",
+                        self.describe_db(),
+                        pg_error(&e)
+                    ))
                 })
         })
     }

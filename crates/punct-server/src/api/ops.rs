@@ -9,7 +9,6 @@ use axum::http::{header, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use std::time::{Duration, Instant};
 
 /// Middleware: counts every answer by method and status.
 pub(crate) async fn count_requests(State(app): Shared, request: Request, next: Next) -> Response {
@@ -50,28 +49,22 @@ pub(crate) async fn metrics(State(app): Shared) -> Response {
     }
 }
 
-/// How long the readiness check waits for the database.
-const HEALTH_TIMEOUT: Duration = Duration::from_secs(2);
-
-/// `GET /api/health`: 200 when the database answers (with how fast), 503
-/// with why when it does not.
+/// `GET /api/health`: 200 when this instance can save (a real write
+/// landed, with how fast), 503 with why when it cannot.
 pub(crate) async fn health(State(app): Shared) -> Response {
     let kind = app.store.kind();
-    let t0 = Instant::now();
-    let answer = tokio::time::timeout(HEALTH_TIMEOUT, app.store.ping()).await;
-    let latency_ms = (t0.elapsed().as_secs_f64() * 1000.0 * 100.0).round() / 100.0;
+    let answer = app
+        .readiness
+        .check(app.store.as_ref(), &app.jobs.lease.owner)
+        .await;
     let (status, body) = match answer {
-        Ok(Ok(())) => (
+        Ok(latency_ms) => (
             StatusCode::OK,
             json!({"status": "ok", "database": {"kind": kind, "latency_ms": latency_ms}}),
         ),
-        Ok(Err(e)) => (
+        Err(why) => (
             StatusCode::SERVICE_UNAVAILABLE,
-            json!({"status": "unavailable", "database": {"kind": kind, "error": e.to_string()}}),
-        ),
-        Err(_) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            json!({"status": "unavailable", "database": {"kind": kind, "error": format!("no answer within {} s", HEALTH_TIMEOUT.as_secs())}}),
+            json!({"status": "unavailable", "database": {"kind": kind, "error": why}}),
         ),
     };
     (status, axum::Json(body)).into_response()
