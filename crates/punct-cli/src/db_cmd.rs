@@ -84,6 +84,8 @@ pub fn run(args: DbArgs) -> Result<(), Failure> {
 fn classify(e: StoreError) -> Failure {
     match e.kind() {
         ErrorKind::Unreachable | ErrorKind::Unusable => bad_input(e.to_string()),
-        ErrorKind::Failed | ErrorKind::Corrupt | ErrorKind::Conflict => failed(e.to_string()),
+        ErrorKind::Failed | ErrorKind::Corrupt | ErrorKind::Conflict | ErrorKind::Timeout => {
+            failed(e.to_string())
+        }
     }
 }

@@ -111,6 +111,10 @@ pub struct ServeArgs {
     /// stopped (seconds, or 10s, 1min)
     #[arg(long, default_value = "10", value_parser = parse_duration, help_heading = "Server limits")]
     pub job_lease: Duration,
+    /// How long a database call may take before the request is answered
+    /// 503 database_timeout (seconds, or 2s, 1min)
+    #[arg(long, default_value = "5", value_parser = parse_duration, help_heading = "Server limits")]
+    pub db_timeout: Duration,
 
     /// The address people open (e.g. https://punct.example.org): other Host headers are refused, and live sockets must come from this origin
     #[arg(long, help_heading = "Security")]
@@ -142,7 +146,7 @@ impl std::str::FromStr for RateFlag {
     }
 }
 
-/// `--abandon-after`, `--job-lease`: `N` seconds, or `Ns`, `Nmin`, `Nh`; 1 s to 1 day.
+/// `--abandon-after`, `--job-lease`, `--db-timeout`: `N` seconds, or `Ns`, `Nmin`, `Nh`; 1 s to 1 day.
 fn parse_duration(s: &str) -> Result<Duration, String> {
     let bad = || format!("`{s}` is not a duration: write seconds (60), or 90s, 2min or 1h");
     let t = s.trim();
@@ -213,6 +217,7 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.shutdown_grace = Duration::from_secs(args.shutdown_grace);
     config.abandon_after = args.abandon_after;
     config.job_lease = args.job_lease;
+    config.db_timeout = args.db_timeout;
     config.public_url = args.public_url;
     config.allowed_hosts = args.allowed_hosts;
     config.allowed_origins = args.allowed_origins;

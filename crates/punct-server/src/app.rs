@@ -256,6 +256,7 @@ pub(crate) fn save_error(e: SaveError) -> ApiError {
             "stale",
             "the game changed at the same time; load it again and retry",
         ),
+        SaveError::Failed(e) => e.into(),
         e => ApiError::internal(e.to_string()),
     }
 }

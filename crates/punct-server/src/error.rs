@@ -118,9 +118,20 @@ impl IntoResponse for ApiError {
 /// with the store's message (which names the database, never a secret).
 impl From<punct_store::StoreError> for ApiError {
     fn from(e: punct_store::StoreError) -> ApiError {
-        ApiError::internal(e.to_string())
+        match e.kind() {
+            // Stalled, not broken: worth asking again soon.
+            punct_store::ErrorKind::Timeout => ApiError {
+                retry_after: Some(DATABASE_RETRY),
+                ..ApiError::unavailable("database_timeout", e.to_string())
+                    .with("seconds", DATABASE_RETRY)
+            },
+            _ => ApiError::internal(e.to_string()),
+        }
     }
 }
+
+/// Seconds a client is asked to wait after the database did not answer.
+const DATABASE_RETRY: u64 = 2;
 
 /// The one place a game's refusal becomes HTTP: its status, its stable
 /// code and the values the page needs to word it.

@@ -106,6 +106,10 @@ pub struct Config {
     /// review lasts unless renewed, so about how soon another instance
     /// takes the job over from one that stopped (jobs.rs).
     pub job_lease: Duration,
+    /// How long a database call may take before it is given up: the
+    /// request is answered 503 `database_timeout` rather than held (and
+    /// with it the game's lock) while the database is stalled.
+    pub db_timeout: Duration,
 }
 
 /// A token bucket: `count` requests at once, refilled evenly over `per`;
@@ -222,6 +226,7 @@ impl Config {
             ws_send_timeout: Duration::from_secs(10),
             idle_game: Duration::from_secs(600),
             job_lease: Duration::from_secs(10),
+            db_timeout: Duration::from_secs(5),
             max_connections: default_max_connections(),
             header_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(5),

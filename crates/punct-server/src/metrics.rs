@@ -9,9 +9,11 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
-use punct_store::{BoxFuture, Change, GameRow, ListFilter, SaveError, Storage, StoreError};
+use punct_store::{
+    BoxFuture, Change, ErrorKind, GameRow, ListFilter, SaveError, Storage, StoreError,
+};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
@@ -167,29 +169,65 @@ pub(crate) struct Gauges {
 pub(crate) struct Timed {
     inner: Arc<dyn Storage>,
     database: Family<DatabaseLabels, Histogram>,
+    /// How long a call may take (`--db-timeout`).
+    limit: Duration,
 }
 
 impl Timed {
-    pub(crate) fn new(inner: Arc<dyn Storage>, metrics: &Metrics) -> Timed {
+    /// Every call of `inner` timed, and given up after `limit`.
+    pub(crate) fn new(inner: Arc<dyn Storage>, metrics: &Metrics, limit: Duration) -> Timed {
         Timed {
             inner,
             database: metrics.database.clone(),
+            limit,
         }
     }
 
+    /// `call`, timed; past the limit, the error `timed_out` makes.
     fn time<'a, T: Send + 'a>(
         &'a self,
         op: &'static str,
-        call: BoxFuture<'a, T>,
-    ) -> BoxFuture<'a, T> {
+        call: BoxFuture<'a, Result<T, StoreError>>,
+    ) -> BoxFuture<'a, Result<T, StoreError>> {
         Box::pin(async move {
             let t0 = Instant::now();
-            let out = call.await;
+            let out = tokio::time::timeout(self.limit, call)
+                .await
+                .unwrap_or_else(|_| Err(self.timed_out(op)));
             self.database
                 .get_or_create(&DatabaseLabels { op })
                 .observe(t0.elapsed().as_secs_f64());
             out
         })
+    }
+
+    /// A write, timed and bounded as [`Timed::time`].
+    fn time_write<'a>(
+        &'a self,
+        op: &'static str,
+        call: BoxFuture<'a, Result<(), SaveError>>,
+    ) -> BoxFuture<'a, Result<(), SaveError>> {
+        Box::pin(async move {
+            let t0 = Instant::now();
+            let out = tokio::time::timeout(self.limit, call)
+                .await
+                .unwrap_or_else(|_| Err(SaveError::Failed(self.timed_out(op))));
+            self.database
+                .get_or_create(&DatabaseLabels { op })
+                .observe(t0.elapsed().as_secs_f64());
+            out
+        })
+    }
+
+    fn timed_out(&self, op: &str) -> StoreError {
+        StoreError::new(
+            ErrorKind::Timeout,
+            format!(
+                "{}: no answer to {op} within {} s",
+                self.inner.describe(),
+                self.limit.as_secs_f64()
+            ),
+        )
     }
 }
 
@@ -203,11 +241,11 @@ impl Storage for Timed {
     }
 
     fn insert(&self, row: GameRow) -> BoxFuture<'_, Result<(), SaveError>> {
-        self.time("insert", self.inner.insert(row))
+        self.time_write("insert", self.inner.insert(row))
     }
 
     fn update(&self, row: GameRow, expected: i64) -> BoxFuture<'_, Result<(), SaveError>> {
-        self.time("update", self.inner.update(row, expected))
+        self.time_write("update", self.inner.update(row, expected))
     }
 
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, StoreError>> {

@@ -17,7 +17,11 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         .await
         .map_err(|e| e.to_string())?;
     // Every database call timed for the metrics.
-    let store = Arc::new(crate::metrics::Timed::new(store, &metrics));
+    let store = Arc::new(crate::metrics::Timed::new(
+        store,
+        &metrics,
+        config.db_timeout,
+    ));
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))
         .await
         .map_err(|e| format!("cannot listen on {}:{}: {e}", config.bind, config.port))?;

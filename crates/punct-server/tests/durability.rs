@@ -259,3 +259,48 @@ fn sigterm_stops_promptly_with_live_sockets_open() {
     assert_eq!(after["moves"], s["moves"]);
     assert_eq!(after["version"], s["version"]);
 }
+
+/// A stalled database holds no request and no game: past `--db-timeout`
+/// the move is answered 503 `database_timeout` with `Retry-After`, the
+/// game stays as it was, and once the database is back the same move
+/// plays.
+#[test]
+fn a_stalled_database_gives_a_fast_503_and_leaves_the_game_as_it_was() {
+    if common::on_postgres() {
+        return; // the stall made here is SQLite's lock
+    }
+    let dir = TempDir::new("stalled");
+    let server = Server::builder()
+        .data_dir(dir.path())
+        .flags(&["--db-timeout", "1"])
+        .start();
+    let g = server.create(json!({"mode": "hotseat"}));
+    let token = g.white().to_string();
+    let before = server.state(&g.id);
+    let mv = legal_moves(&before)[0].clone();
+    // Another writer holds the file (longer than SQLite's own 5 s wait,
+    // so the stalled write fails rather than lands late).
+    let db = rusqlite::Connection::open(dir.path().join("games.sqlite3")).unwrap();
+    db.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let t0 = Instant::now();
+    let (status, headers, body) = server.post_raw(
+        &format!("/api/games/{}/moves", g.id),
+        Some("application/json"),
+        json!({"token": token, "move": mv, "ply": 0}).to_string(),
+    );
+    let waited = t0.elapsed();
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("database_timeout"), "{body}");
+    assert!(headers.get("retry-after").is_some(), "{headers:?}");
+    assert!(waited < Duration::from_secs(4), "held {waited:?}");
+    // Reads of the game are not held behind it either.
+    let during = server.state(&g.id);
+    assert_eq!(during["version"], before["version"], "{during}");
+    assert_eq!(ply(&during), 0);
+    std::thread::sleep(Duration::from_secs(6).saturating_sub(t0.elapsed()));
+    db.execute_batch("COMMIT").unwrap();
+    drop(db);
+    let after = server.play_ok(&g.id, &token, &mv);
+    assert_eq!(ply(&after), 1);
+    assert_eq!(moves(&after), vec![mv]);
+}

@@ -155,7 +155,9 @@ fn the_readiness_check_fails_while_writes_fail() {
     assert_eq!(status, 503, "{body}");
     assert_eq!(body["status"], "unavailable", "{body}");
     assert!(
-        body["database"]["error"].as_str().is_some_and(|e| !e.is_empty()),
+        body["database"]["error"]
+            .as_str()
+            .is_some_and(|e| !e.is_empty()),
         "{body}"
     );
     db.execute_batch("COMMIT").unwrap();
@@ -165,7 +167,10 @@ fn the_readiness_check_fails_while_writes_fail() {
         if status == 200 {
             break;
         }
-        assert!(t0.elapsed() < Duration::from_secs(20), "not ready again: {body}");
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "not ready again: {body}"
+        );
         std::thread::sleep(Duration::from_millis(500));
     }
 }

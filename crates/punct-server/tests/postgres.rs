@@ -435,7 +435,10 @@ fn the_readiness_check_fails_while_the_database_refuses_and_recovers() {
         if status == 200 {
             break;
         }
-        assert!(t0.elapsed() < Duration::from_secs(10), "not ready again: {body}");
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "not ready again: {body}"
+        );
         std::thread::sleep(Duration::from_millis(250));
     }
     // The heartbeat is a write: this instance's row.

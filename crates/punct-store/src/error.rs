@@ -22,6 +22,9 @@ pub enum ErrorKind {
     /// A copy met a game the target holds differently: nothing of it was
     /// overwritten.
     Conflict,
+    /// The database did not answer in time (stalled, overloaded): the
+    /// call was given up. A write given up may still land.
+    Timeout,
 }
 
 /// A failure of the store, by [kind](ErrorKind), with its message.

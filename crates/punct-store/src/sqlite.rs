@@ -587,6 +587,13 @@ fn write_loop(mut conn: Connection, rx: mpsc::Receiver<(Write, Ack)>) {
                 Err(_) => break,
             }
         }
+        // A requester that gave up (its call timed out) was told the write
+        // failed: it is not made behind its back.
+        let (writes, acks): (Vec<Write>, Vec<Ack>) = writes
+            .into_iter()
+            .zip(acks)
+            .filter(|(_, ack)| !ack.is_closed())
+            .unzip();
         for (ack, answer) in acks.into_iter().zip(commit_batch(&mut conn, &writes)) {
             // A requester that went away no longer needs the answer.
             let _ = ack.send(answer);
