@@ -55,7 +55,7 @@ pub struct ServeArgs {
     /// Live sockets opened per client
     #[arg(long, default_value = "60/min", help_heading = "Limits per client")]
     pub rate_websocket: RateFlag,
-    /// Invites claimed and seat tokens renewed per client
+    /// Invites claimed, seat tokens and invites renewed per client
     #[arg(long, default_value = "20/min", help_heading = "Limits per client")]
     pub rate_seat: RateFlag,
     /// The server is behind a reverse proxy: the client is the last address

@@ -163,7 +163,7 @@ pub struct Rates {
     pub moves: Option<Rate>,
     pub analyse: Option<Rate>,
     pub websocket: Option<Rate>,
-    /// Claiming an invite and renewing a seat's token.
+    /// Claiming an invite, renewing a seat's token or an invite.
     pub seat: Option<Rate>,
 }
 

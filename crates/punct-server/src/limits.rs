@@ -130,7 +130,7 @@ impl Kind {
                 "POST",
                 ["", "api", "games", _, "moves" | "resign" | "draw" | "takeback" | "abandon"],
             ) => Some(Kind::Move),
-            ("POST", ["", "api", "games", _, "claim" | "token"]) => Some(Kind::Seat),
+            ("POST", ["", "api", "games", _, "claim" | "token" | "invite"]) => Some(Kind::Seat),
             _ => None,
         }
     }
@@ -142,7 +142,7 @@ impl Kind {
             Kind::Move => "moves and game actions",
             Kind::Analyse => "analyses",
             Kind::WebSocket => "live connections",
-            Kind::Seat => "seat claims and renewals",
+            Kind::Seat => "seat claims and renewals of tokens and invites",
         }
     }
 }
@@ -298,7 +298,10 @@ mod tests {
         assert_eq!(Kind::of(&post, "/api/games/"), Some(Kind::Create));
         assert_eq!(Kind::of(&post, "/api/games/import"), Some(Kind::Import));
         assert_eq!(Kind::of(&post, "/api/games/abc/moves"), Some(Kind::Move));
-        assert_eq!(Kind::of(&post, "/api/games/abc/claim"), Some(Kind::Seat));
+        for seat in ["claim", "token", "invite"] {
+            let path = format!("/api/games/abc/{seat}");
+            assert_eq!(Kind::of(&post, &path), Some(Kind::Seat), "{path}");
+        }
         assert_eq!(Kind::of(&post, "/api/analyse"), Some(Kind::Analyse));
         assert_eq!(
             Kind::of(&Method::GET, "/api/games/abc/live"),

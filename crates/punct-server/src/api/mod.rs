@@ -47,6 +47,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record", get(games::get_record))
         .route("/api/games/{id}/claim", post(games::post_claim))
         .route("/api/games/{id}/token", post(games::post_token))
+        .route("/api/games/{id}/invite", post(games::post_invite))
         .route("/api/games/{id}/name", post(games::post_name))
         .route("/api/games/{id}/rematch", post(games::post_rematch))
         .route("/api/games/{id}/abandon", post(games::post_abandon))
