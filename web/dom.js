@@ -135,6 +135,32 @@ export const gameMemory = {
   },
 };
 
+/** The longest name the server takes, in characters of its NFC form. */
+const NAME_MAX = 40;
+/** Variation selectors: fine after a visible character, alone they show nothing. */
+const SELECTOR = /^[\uFE00-\uFE0F\u180B-\u180D\u180F\u{E0100}-\u{E01EF}]$/u;
+/** Invisible and formatting characters: Cf, the Hangul fillers, U+034F, U+17B4, U+17B5. */
+const HIDDEN = /^[\p{Cf}\u115F\u1160\u3164\uFFA0\u034F\u17B4\u17B5]$/u;
+
+/**
+ * Why the server would refuse the (trimmed) `name`, or "": the rules of
+ * docs/API.md ("name"), checked here to say so before anything is sent.
+ */
+export function nameProblem(name) {
+  const nfc = name.normalize("NFC");
+  if ([...nfc].length > NAME_MAX) return t("start.name.too_long", { max: NAME_MAX });
+  let afterVisible = false;
+  for (const c of nfc) {
+    if (/^[\p{Cc}"\\]$/u.test(c)) return t("start.name.bad_char");
+    const hidden = HIDDEN.test(c) || (c !== " " && /^\p{White_Space}$/u.test(c)) ||
+      (SELECTOR.test(c) && !afterVisible);
+    // Named by its code point: the character itself would show nothing, or turn the text.
+    if (hidden) return t("start.name.hidden_char", { char: `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}` });
+    afterVisible = c !== " " && !SELECTOR.test(c);
+  }
+  return "";
+}
+
 /** The display name this browser's player chose (sent when creating or joining a game). */
 export const playerName = {
   get() {

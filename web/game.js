@@ -7,7 +7,7 @@
 // chooser (chooser.js), fed the live state's legal moves.
 
 import { api, LiveSocket } from "./api.js";
-import { gameMemory, playerName, tSide } from "./dom.js";
+import { gameMemory, nameProblem, playerName, tSide } from "./dom.js";
 import { t, errorText } from "./i18n.js";
 import { Geometry } from "./board.js";
 import { sound } from "./sound.js";
@@ -131,7 +131,9 @@ class GameScreen {
       }
     }
     try {
-      const claimed = await api.claim(this.id, invite, playerName.get());
+      // A name kept from before the server's rules tightened would refuse the seat: none then.
+      const name = playerName.get();
+      const claimed = await api.claim(this.id, invite, nameProblem(name) ? "" : name);
       gameMemory.add(this.id, claimed.token);
       gameMemory.save(this.id, { ...gameMemory.get(this.id), seats: [claimed.side] });
       this.token = claimed.token;
@@ -163,6 +165,23 @@ class GameScreen {
       this.fail(e);
     } finally {
       this.ui.renewing(false);
+    }
+  }
+
+  /** A new invite link for the waiting seat; the old one stops working (docs/API.md). */
+  async renewInvite() {
+    if (!this.token || this.busy) return;
+    this.ui.renewingInvite(true);
+    try {
+      const renewed = await api.renewInvite(this.id, this.token);
+      gameMemory.setInvite(this.id, renewed.invite.code);
+      this.ui.renderInvite(true);
+      this.say("");
+    } catch (e) {
+      if (e.code === "invite_used") this.say(t("game.invite.renew_used"), e.code);
+      else this.fail(e);
+    } finally {
+      this.ui.renewingInvite(false);
     }
   }
 

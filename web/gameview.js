@@ -153,6 +153,9 @@ export class GameView {
 
     this.invitePanel = h("section", { class: "panel invite", "data-testid": "invite" });
     show(this.invitePanel, false);
+    this.renewInviteBtn = btn("renew-invite", t("game.invite.renew"), () => c.renewInvite(), {
+      class: "small-button", title: t("game.invite.renew_title"),
+    });
     this.renewBtn = btn("renew-token", t("game.seat.renew"), () => c.renewToken(), {
       class: "small-button", title: t("game.seat.renew_title"),
     });
@@ -226,6 +229,11 @@ export class GameView {
     this.flipBtn.setAttribute("aria-pressed", String(on));
     this.flipBtn.classList.toggle("active", on);
     this.board.setFlipped(on);
+  }
+
+  /** While a new invite link is asked for, its button waits. */
+  renewingInvite(on) {
+    this.renewInviteBtn.disabled = on;
   }
 
   /** While a new seat link is asked for, its button waits. */
@@ -382,14 +390,17 @@ export class GameView {
     return tSide(replies.length ? "game.takeback.asks_move_reply" : "game.takeback.asks_move", side, p);
   }
 
-  /** While the other seat waits for its player, its holder sees the links to pass on. */
-  renderInvite() {
+  /**
+   * While the other seat waits for its player, its holder sees the links to
+   * pass on (`renewed`: the invite link has just been replaced).
+   */
+  renderInvite(renewed = false) {
     const c = this.ctrl;
     const s = c.live;
     const open = s.invite_open;
     const waiting = !!open && c.seats().length > 0;
     const key = waiting ? open : "";
-    if (this.inviteKey === key) return;
+    if (this.inviteKey === key && !renewed) return;
     this.inviteKey = key;
     show(this.invitePanel, waiting);
     if (!waiting) {
@@ -407,6 +418,9 @@ export class GameView {
         ? [h("p", {}, tSide("game.invite.send", open)),
           linkRow(url(`/game/${c.id}#invite=${code}`), "invite-link", "copy-invite", say)]
         : [h("p", {}, t("game.invite.elsewhere"))]),
+      ...(renewed ? [h("p", { class: "small", "data-testid": "invite-renewed" }, t("game.invite.renewed"))] : []),
+      // Also where the code is not kept here: a new one replaces it, and shows.
+      h("div", { class: "row buttons" }, this.renewInviteBtn),
       h("p", { class: "small" }, t("game.invite.watch_at")),
       linkRow(url(`/game/${c.id}`), "spectate-link", "copy-spectate", say));
   }

@@ -112,7 +112,8 @@ export function listOf(items, type = "conjunction") {
  * illegal move, puts that into error.<code>.illegal as {why}), else its
  * code's text (error.<code>), else the server's own English message. A
  * text that names a side has a form per side (<key>.white, <key>.black),
- * chosen by params.side.
+ * chosen by params.side; one that names a refused character (params.char,
+ * its code point: a refused name's) has its own form, <key>.char.
  */
 export function errorText(err) {
   if (!err) return "";
@@ -120,6 +121,7 @@ export function errorText(err) {
   const text = (key, p) => {
     const sided = `${key}.${p.side}`;
     if (p.side && has(sided)) return t(sided, p);
+    if (p.char && has(`${key}.char`)) return t(`${key}.char`, p);
     return has(key) ? t(key, p) : null;
   };
   const why = err.reason ? text(`illegal.${err.reason}`, params) : null;

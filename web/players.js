@@ -3,7 +3,7 @@
 // player's own name (changeable), and — in a real-time game whose
 // opponent has gone — the button to claim the win.
 
-import { h, show, other, playerName, sideName, tSide, tNodes } from "./dom.js";
+import { h, show, other, nameProblem, playerName, sideName, tSide, tNodes } from "./dom.js";
 import { t } from "./i18n.js";
 import { aiLevels } from "./start.js";
 
@@ -46,7 +46,8 @@ export class Players {
 
   saveName() {
     const name = this.nameInput.value.trim();
-    playerName.set(name);
+    // Kept for the next game only if the server takes it (it says why not).
+    if (!nameProblem(name)) playerName.set(name);
     show(this.nameForm, false);
     show(this.nameBtn, true);
     this.onName(name);

@@ -3,7 +3,7 @@
 // lists of this browser's games and of games to watch (lists.js).
 
 import { api } from "./api.js";
-import { h, gameMemory, playerName } from "./dom.js";
+import { h, gameMemory, nameProblem, playerName } from "./dom.js";
 import { gameLists, clockText } from "./lists.js";
 import { t, errorText } from "./i18n.js";
 import { siteNav } from "./nav.js";
@@ -58,14 +58,6 @@ const clockMemory = {
     }
   },
 };
-
-/** Why the server would refuse `name` (its rules, docs/API.md), or "". */
-function nameProblem(name) {
-  if ([...name].length > 40) return t("start.name.too_long", { max: 40 });
-  // Control characters (as Rust's char::is_control), quotes and backslashes.
-  if (/[\u0000-\u001f\u007f-\u009f"\\]/.test(name)) return t("start.name.bad_char");
-  return "";
-}
 
 export function startScreen(root, navigate) {
   let closed = false;

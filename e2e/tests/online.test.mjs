@@ -4,7 +4,8 @@
 // address keeps no token, a reload keeps the seat); a third context opening
 // the same invite watches, and says why. Both players' pages and a
 // spectator's show every move (data-ply, the move list, the pieces
-// drawn). Also a new link for a seat (the old one stops working),
+// drawn). Also a new invite link (the old one claims nothing), a new link
+// for a seat (the old one stops working),
 // takebacks asked by one seat and accepted / declined by the other, draw
 // offers declined and then accepted, and no Content-Security-Policy
 // violation on any page (lib/browser.mjs checks every page of every test).
@@ -61,11 +62,11 @@ test('online game: an invite claims the second seat once; seats and a spectator 
     await waitSeats(a, ['white']);
 
     // Waiting: the invite and spectator links, and a status that says so.
-    const invite = await linkOf(a, 'invite-link');
+    const firstInvite = await linkOf(a, 'invite-link');
     const spectate = await linkOf(a, 'spectate-link');
-    const inv = gameUrlParts(invite);
+    const inv = gameUrlParts(firstInvite);
     assert.equal(inv.id, id);
-    assert.ok(inv.invite && !inv.token, `the invite link carries an invite code, no token: ${invite}`);
+    assert.ok(inv.invite && !inv.token, `the invite link carries an invite code, no token: ${firstInvite}`);
     assert.equal(spectate, `${server.url}/game/${id}`);
     let g = await api.game(id);
     assert.equal(g.mode, 'online');
@@ -76,13 +77,26 @@ test('online game: an invite claims the second seat once; seats and a spectator 
       assert.equal(await a.locator(tid(c)).isVisible(), false, `${c} is hidden while nobody could answer`);
     }
     await a.locator(tid('copy-invite')).click();
-    assert.equal(await a.evaluate(() => navigator.clipboard.readText()), invite, 'copy-invite copies the invite link');
+    assert.equal(await a.evaluate(() => navigator.clipboard.readText()), firstInvite, 'copy-invite copies the invite link');
     await shot(a, PREFIX, 'waiting-1366x768');
     await a.setViewportSize({ width: 390, height: 844 });
     await a.locator(tid('invite-link')).waitFor({ state: 'visible' });
     assert.ok(await a.evaluate(() => document.documentElement.scrollWidth - window.innerWidth) <= 1, 'the waiting screen fits a phone');
     await shot(a, PREFIX, 'waiting-390x844');
     await a.setViewportSize({ width: 1366, height: 768 });
+
+    // A new invite link (as if the first went to the wrong person): shown at
+    // once, and the first one claims nothing any more.
+    await a.locator(tid('renew-invite')).click();
+    await a.locator(tid('invite-renewed')).waitFor({ state: 'visible' });
+    const invite = await linkOf(a, 'invite-link');
+    const renewedInvite = gameUrlParts(invite);
+    assert.equal(renewedInvite.id, id);
+    assert.ok(renewedInvite.invite && renewedInvite.invite !== inv.invite, `a new invite code: ${invite}`);
+    const oldClaim = await api.req('POST', `/api/games/${id}/claim`, { invite: inv.invite }).catch((e) => e);
+    assert.equal(oldClaim.code, 'bad_invite', 'the first invite link claims nothing');
+    assert.equal((await api.game(id)).invite_open, 'black');
+    await shot(a, PREFIX, 'invite-renewed');
 
     // The invited player: the seat, a clean address, and a reload keeps it.
     const b = await newPage(browser, 'invited');

@@ -140,6 +140,13 @@ test('the name is remembered and sent, the clock chosen is sent, a bad name is r
     assert.equal(new URL(page.url()).pathname, '/', 'no game was created');
     await page.reload();
     assert.equal(await name.inputValue(), 'Ada Lovelace', 'the refused name was not kept');
+    // nor one with a character that turns the text around: named by its code point
+    await name.fill('Ada\u202Eecalovel');
+    await page.locator(tid('start-hotseat')).click();
+    await page.waitForFunction(() => /U\+202E/.test(document.querySelector('[data-testid="message"]')?.textContent || ''), null, { timeout: T.step });
+    assert.equal(new URL(page.url()).pathname, '/', 'no game was created');
+    await page.reload();
+    assert.equal(await name.inputValue(), 'Ada Lovelace', 'the refused name was not kept');
     await shot(page, PREFIX, 'name-and-clock');
   });
 });

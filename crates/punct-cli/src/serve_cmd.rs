@@ -55,7 +55,7 @@ pub struct ServeArgs {
     /// Live sockets opened per client
     #[arg(long, default_value = "60/min", help_heading = "Limits per client")]
     pub rate_websocket: RateFlag,
-    /// Invites claimed, seat tokens renewed and seats named per client
+    /// Invites claimed, seat tokens and invites renewed and seats named per client
     #[arg(long, default_value = "20/min", help_heading = "Limits per client")]
     pub rate_seat: RateFlag,
     /// Game lists read per client

@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use punct_core::{IllegalMove, Move};
 use serde_json::{json, Map, Value};
 
-use crate::games::GameError;
+use crate::games::{code_point, GameError, NAME_MAX};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
@@ -169,8 +169,15 @@ impl From<GameError> for ApiError {
             OwnRequest => ApiError::conflict("own_request", message),
             NameTooLong(chars) => ApiError::bad_request("bad_name", message)
                 .with("length", chars)
-                .with("max", 40),
-            NameCharacter(_) => ApiError::bad_request("bad_name", message).with("max", 40),
+                .with("max", NAME_MAX),
+            // The character as its code point: a bidi control or an
+            // invisible one would otherwise act on, or vanish from, the
+            // page that shows the error.
+            NameCharacter(c, _) => ApiError::bad_request("bad_name", message)
+                .with("char", code_point(c))
+                .with("max", NAME_MAX),
+            // As for a claim: no seat waits for a player.
+            NoInvite { .. } => ApiError::conflict("invite_used", message),
             GameOn => ApiError::conflict("game_on", message),
             RematchStarted(id) => ApiError::conflict("rematch_started", message).with("game", id),
             NotOnline(mode) => ApiError::conflict("not_online", message).with("mode", mode),

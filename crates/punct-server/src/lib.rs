@@ -168,8 +168,8 @@ pub struct Rates {
     pub moves: Option<Rate>,
     pub analyse: Option<Rate>,
     pub websocket: Option<Rate>,
-    /// Claiming an invite, renewing a seat's token, naming a seat, a live
-    /// socket's `hello`.
+    /// Claiming an invite, renewing a seat's token or an invite, naming a
+    /// seat, a live socket's `hello`.
     pub seat: Option<Rate>,
     /// Game lists.
     pub list: Option<Rate>,

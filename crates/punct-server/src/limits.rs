@@ -133,7 +133,7 @@ impl Kind {
             Kind::Move => "moves and game actions",
             Kind::Analyse => "analyses",
             Kind::WebSocket => "live connections",
-            Kind::Seat => "seat claims, renewals and names",
+            Kind::Seat => "seat claims, renewals of tokens and invites, and names",
             Kind::List => "game lists",
             Kind::Read => "reads",
         }

@@ -321,6 +321,101 @@ fn a_new_token_retires_the_old_one_everywhere() {
 }
 
 #[test]
+fn the_creator_renews_the_invite_and_the_old_code_claims_nothing() {
+    let server = Server::start();
+    let g = server.create(json!({"mode": "online", "side": "black"}));
+    let id = g.id.as_str();
+    let old = g.invite.clone().unwrap();
+    let mut ws = server.live(id);
+    assert_eq!(ws.recv()["type"], "state");
+
+    // Only the creator's seat token renews it (not the code, not a stranger).
+    for stranger in [old.as_str(), "notatokenofthisgame12345"] {
+        assert_error(&server.renew_invite(id, stranger), 403, "bad_token");
+    }
+    assert_error(
+        &server.renew_invite("nosuchgame", g.black()),
+        404,
+        "unknown_game",
+    );
+    assert_error(
+        &server.post(
+            &format!("/api/games/{id}/invite"),
+            &json!({"token": g.black(), "action": "revoke"}),
+        ),
+        400,
+        "bad_json",
+    );
+
+    let before = server.state(id);
+    let (status, renewed) = server.renew_invite(id, g.black());
+    assert_eq!(status, 200, "{renewed}");
+    let new = renewed["invite"]["code"]
+        .as_str()
+        .expect("a code")
+        .to_string();
+    assert_eq!(renewed["invite"]["side"], "white");
+    assert_eq!(renewed["link"], format!("/game/{id}#invite={new}"));
+    assert_eq!(new.len(), 24);
+    assert_ne!(new, old);
+    assert_ne!(new, g.black());
+    // The seat still waits; the state shows neither code; watchers hear of it.
+    let after = server.state(id);
+    assert_eq!(after["invite_open"], "white");
+    assert_eq!(after["version"], before["version"].as_u64().unwrap() + 1);
+    assert_hides(&after.to_string(), &[&old, &new, g.black()], "the state");
+    let pushed = ws.recv_state_at(0);
+    assert_hides(&pushed.to_string(), &[&old, &new], "the pushed state");
+
+    // The old code claims nothing, as any wrong code; the new one claims.
+    assert_error(&server.claim(id, &old), 403, "bad_invite");
+    assert_eq!(server.state(id)["invite_open"], "white");
+    let (status, claimed) = server.claim(id, &new);
+    assert_eq!(status, 200, "{claimed}");
+    assert_eq!(claimed["side"], "white");
+    let white = claimed["token"].as_str().unwrap();
+    server.play_ok(id, white, FIRST);
+
+    // Claimed, there is no invite left to renew; the old codes say so too.
+    let gone = server.renew_invite(id, g.black());
+    assert_error(&gone, 409, "invite_used");
+    let message = gone.1["error"]["message"].as_str().unwrap();
+    assert!(message.contains("claimed"), "{message}");
+    assert_error(&server.renew_invite(id, white), 409, "invite_used");
+    assert_error(&server.claim(id, &old), 409, "invite_used");
+    // Nor has a game at one screen one.
+    let hot = server.create(json!({"mode": "hotseat"}));
+    assert_error(
+        &server.renew_invite(&hot.id, hot.white()),
+        409,
+        "invite_used",
+    );
+}
+
+#[test]
+fn a_renewed_invite_survives_a_restart() {
+    let dir = common::TempDir::new("invite");
+    let (id, old, new, creator) = {
+        let server = Server::builder().data_dir(dir.path()).start();
+        let g = server.create(json!({"mode": "online"}));
+        let (status, renewed) = server.renew_invite(&g.id, g.white());
+        assert_eq!(status, 200, "{renewed}");
+        (
+            g.id.clone(),
+            g.invite.clone().unwrap(),
+            renewed["invite"]["code"].as_str().unwrap().to_string(),
+            g.white().to_string(),
+        )
+    };
+    let server = Server::builder().data_dir(dir.path()).start();
+    assert_error(&server.claim(&id, &old), 403, "bad_invite");
+    let (status, claimed) = server.claim(&id, &new);
+    assert_eq!(status, 200, "{claimed}");
+    server.play_ok(&id, &creator, FIRST);
+    server.play_ok(&id, claimed["token"].as_str().unwrap(), SECOND);
+}
+
+#[test]
 fn a_hot_seat_token_is_renewed_for_both_seats() {
     let server = Server::start();
     let g = server.create(json!({"mode": "hotseat"}));

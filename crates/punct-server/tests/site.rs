@@ -96,6 +96,44 @@ fn players_choose_names_that_states_lists_and_records_show() {
         );
     }
 
+    // A name that reads differently from what it is: refused, naming the
+    // character by its code point, and nothing changes.
+    let before = server.state(&g.id);
+    let answer = server.post(
+        &format!("/api/games/{}/name", g.id),
+        &json!({"token": black, "name": "Bo\u{202E}lidoB"}),
+    );
+    assert_error(&answer, 400, "bad_name");
+    assert_eq!(
+        answer.1["error"]["params"]["char"], "U+202E",
+        "{}",
+        answer.1
+    );
+    let message = answer.1["error"]["message"].as_str().unwrap();
+    assert!(message.contains("U+202E"), "{message}");
+    assert!(!message.contains('\u{202E}'), "{message}");
+    assert_eq!(server.state(&g.id), before);
+    assert!(!record(&server, &g.id).contains('\u{202E}'));
+    // Invisible characters and other spaces, at creation and when joining.
+    for name in ["Ada\u{200B}", "\u{3164}", "Ada\u{00A0}Lovelace"] {
+        let answer = server.post("/api/games", &json!({"mode": "online", "name": name}));
+        assert_error(&answer, 400, "bad_name");
+    }
+    let other = server.create(json!({"mode": "online"}));
+    let answer = server.post(
+        &format!("/api/games/{}/claim", other.id),
+        &json!({"invite": other.invite.clone().unwrap(), "name": "\u{FEFF}Bo"}),
+    );
+    assert_error(&answer, 400, "bad_name");
+    assert_eq!(server.state(&other.id)["invite_open"], "black");
+    // A name is stored in NFC: "é" sent as e + U+0301 comes back composed.
+    let (status, state) = server.post(
+        &format!("/api/games/{}/name", g.id),
+        &json!({"token": black, "name": "Rene\u{301}e"}),
+    );
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["players"]["black"]["name"], "Ren\u{E9}e");
+
     // Against the AI, the AI's seat is named by its level, and the record
     // of a person without a name says `?`.
     let ai = server.create(json!({"mode": "ai", "level": 1, "side": "white"}));

@@ -96,7 +96,7 @@ fn created(game: &LiveGame, creator: Side) -> Response {
         "links": {
             "white": link(&game.row.white_token),
             "black": link(&game.row.black_token),
-            "invite": invite.as_ref().map(|(_, code)| format!("/game/{id}#invite={code}")),
+            "invite": invite.as_ref().map(|(_, code)| invite_link(&id, code)),
             "spectate": format!("/game/{id}"),
         },
         "game": game.view(),
@@ -453,6 +453,11 @@ fn seat_link(id: &str, token: &str) -> String {
     format!("/game/{id}#token={token}")
 }
 
+/// The invite's page: the code rides in the fragment, like a seat's token.
+fn invite_link(id: &str, code: &str) -> String {
+    format!("/game/{id}#invite={code}")
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Claim {
@@ -509,6 +514,29 @@ pub(crate) async fn post_token(
         "link": seat_link(&id, &token),
         "token": token,
         "seats": seats,
+    }))
+    .into_response())
+}
+
+/// Gives the waiting online seat a new invite code, for its creator (the
+/// holder of the other seat); the old code stops working (an invite sent
+/// to the wrong person). The new one is in this answer only.
+pub(crate) async fn post_invite(
+    State(app): Shared,
+    Path(id): Path<String>,
+    Body(req): Body<TokenOnly>,
+) -> Result<Response, ApiError> {
+    let code = new_token(&app, 24);
+    let mut side = None;
+    app.change(&id, |g| {
+        side = Some(g.renew_invite(&req.token, code.clone())?);
+        Ok(())
+    })
+    .await?;
+    let side = side.ok_or_else(|| ApiError::internal("the new invite named no seat"))?;
+    Ok(axum::Json(json!({
+        "invite": {"side": side.name(), "code": code},
+        "link": invite_link(&id, &code),
     }))
     .into_response())
 }

@@ -13,6 +13,24 @@ pub enum Offer {
     Rematch,
 }
 
+/// Why a character may not be in a display name (see [`super::parse_name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameChar {
+    /// A control character (general category Cc).
+    Control,
+    /// A quote or a backslash: names go into records' quoted tags.
+    Quoting,
+    /// A bidi control: the name would read differently from what it is.
+    Direction,
+    /// An invisible or formatting character (Cf, the Hangul fillers, the
+    /// combining grapheme joiner): two names that look alike would differ.
+    Invisible,
+    /// Whitespace other than a plain space (U+0020).
+    Space,
+    /// A variation selector that follows no visible character.
+    Selector,
+}
+
 /// Why the game is over for this request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Over {
@@ -73,10 +91,15 @@ pub enum GameError {
     PendingRequest,
     NoRequest,
     OwnRequest,
-    /// A display name over 40 characters (how many).
+    /// A display name over 40 characters in NFC (how many).
     NameTooLong(usize),
-    /// A display name with a character it may not have.
-    NameCharacter(char),
+    /// A display name with a character it may not have, and why not.
+    NameCharacter(char, NameChar),
+    /// There is no invite to renew: its seat has been claimed (`online`),
+    /// or the game is not played online.
+    NoInvite {
+        online: bool,
+    },
     /// A rematch is for games that have ended.
     GameOn,
     /// The rematch has begun: this game.
@@ -174,12 +197,53 @@ impl fmt::Display for GameError {
             PendingRequest => write!(f, "answer the other player's takeback request first"),
             NoRequest => write!(f, "no takeback has been requested"),
             OwnRequest => write!(f, "the other player must answer your takeback request"),
-            NameTooLong(chars) => write!(f, "the name has {chars} characters: at most 40"),
-            NameCharacter(c) => write!(
+            NameTooLong(chars) => write!(
                 f,
-                "the name may not contain {c:?} (control characters, quotes and backslashes \
-                 are not allowed)"
+                "the name has {chars} characters: at most {}",
+                super::NAME_MAX
             ),
+            NameCharacter(c, why) => {
+                let shown = code_point(*c);
+                match why {
+                    NameChar::Control => write!(
+                        f,
+                        "the name may not contain {shown}: control characters, quotes and \
+                         backslashes are not allowed"
+                    ),
+                    NameChar::Quoting => write!(
+                        f,
+                        "the name may not contain {shown} ({c}): control characters, quotes \
+                         and backslashes are not allowed"
+                    ),
+                    NameChar::Direction => write!(
+                        f,
+                        "the name may not contain {shown}: characters that change the \
+                         direction of text are not allowed"
+                    ),
+                    NameChar::Invisible => write!(
+                        f,
+                        "the name may not contain {shown}: invisible and formatting characters \
+                         are not allowed"
+                    ),
+                    NameChar::Space => write!(
+                        f,
+                        "the name may not contain {shown}: the only space allowed is a plain \
+                         space (U+0020)"
+                    ),
+                    NameChar::Selector => write!(
+                        f,
+                        "the name may not contain {shown} there: a variation selector must \
+                         follow a visible character"
+                    ),
+                }
+            }
+            NoInvite { online: true } => write!(
+                f,
+                "there is no invite to renew: your opponent has claimed their seat"
+            ),
+            NoInvite { online: false } => {
+                write!(f, "there is no invite to renew: only online games have one")
+            }
             GameOn => write!(
                 f,
                 "the game is still being played: a rematch can be offered when it ends"
@@ -226,3 +290,8 @@ impl fmt::Display for GameError {
 }
 
 impl std::error::Error for GameError {}
+
+/// A character as its code point, `U+202E`: safe to show whatever it is.
+pub fn code_point(c: char) -> String {
+    format!("U+{:04X}", c as u32)
+}

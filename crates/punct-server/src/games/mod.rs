@@ -9,7 +9,7 @@ mod error;
 mod rules_tests;
 
 pub(crate) use clock::after_flag;
-pub use error::{GameError, Offer, Over};
+pub use error::{code_point, GameError, NameChar, Offer, Over};
 
 use punct_core::{Game, Move, Outcome, Position, Record, Side, Status};
 pub use punct_store::{End, EndReason, GameRow, Mode};
@@ -364,6 +364,27 @@ impl LiveGame {
         }
         self.row.invite = None;
         self.notice = Some(Notice::Joined(side));
+        self.changed();
+        Ok(side)
+    }
+
+    /// Replaces the waiting seat's invite code by `code`, for the holder of
+    /// `token` (the creator: nobody else holds a seat yet), so that an
+    /// invite that went to the wrong person stops working. Answers the
+    /// waiting side.
+    pub fn renew_invite(&mut self, token: &str, code: String) -> Result<Side, GameError> {
+        if self.seats(token).is_empty() {
+            return Err(GameError::NoSeat);
+        }
+        let Some(side) = self.invite_open() else {
+            return Err(GameError::NoInvite {
+                online: self.row.mode == Mode::Online,
+            });
+        };
+        // Nobody could claim it: a claim after the end is refused.
+        self.ensure_not_over()?;
+        self.row.invite = Some(code);
+        self.notice = None;
         self.changed();
         Ok(side)
     }
@@ -809,22 +830,72 @@ pub fn ai_name(level: u32) -> String {
     format!("PÜNCT AI level {level}")
 }
 
-/// A display name from a request: trimmed; empty means none; at most
-/// 40 characters, no control characters (it goes into records and lists).
+/// The longest display name, in characters of its NFC form.
+pub const NAME_MAX: usize = 40;
+
+/// A display name from a request, as stored: in Unicode NFC (one name, one
+/// form), trimmed; empty means none. At most [`NAME_MAX`] characters of
+/// that form. Names go into states, lists and records' quoted tags, and
+/// players tell each other apart by them, so a name may not hide what it
+/// is: control characters, quotes and backslashes, bidi controls,
+/// invisible and formatting characters, whitespace other than a plain
+/// space and variation selectors that follow no visible character are
+/// refused (naming the first one), never removed.
 pub fn parse_name(name: Option<&str>) -> Result<Option<String>, GameError> {
-    let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
+    use unicode_normalization::UnicodeNormalization;
+    let Some(name) = name else {
         return Ok(None);
     };
-    if name.chars().count() > 40 {
-        return Err(GameError::NameTooLong(name.chars().count()));
+    let nfc: String = name.nfc().collect();
+    let name = nfc.trim();
+    if name.is_empty() {
+        return Ok(None);
     }
-    if let Some(c) = name
-        .chars()
-        .find(|c| c.is_control() || *c == '"' || *c == '\\')
-    {
-        return Err(GameError::NameCharacter(c));
+    let chars = name.chars().count();
+    if chars > NAME_MAX {
+        return Err(GameError::NameTooLong(chars));
+    }
+    let mut after_visible = false;
+    for c in name.chars() {
+        if let Some(why) = name_char(c, after_visible) {
+            return Err(GameError::NameCharacter(c, why));
+        }
+        after_visible = c != ' ' && !is_variation_selector(c);
     }
     Ok(Some(name.to_string()))
+}
+
+/// Why `c` may not be in a name (`after_visible`: it follows a visible
+/// character), or `None`.
+fn name_char(c: char, after_visible: bool) -> Option<NameChar> {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    Some(match c {
+        c if c.is_control() => NameChar::Control,
+        '"' | '\\' => NameChar::Quoting,
+        '\u{061C}'
+        | '\u{200E}'
+        | '\u{200F}'
+        | '\u{202A}'..='\u{202E}'
+        | '\u{2066}'..='\u{2069}' => NameChar::Direction,
+        ' ' => return None,
+        c if c.is_whitespace() => NameChar::Space,
+        // Letters and marks that show nothing: the Hangul fillers, the
+        // combining grapheme joiner, Khmer's inherent vowels.
+        '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{034F}' | '\u{17B4}'
+        | '\u{17B5}' => NameChar::Invisible,
+        c if c.general_category() == GeneralCategory::Format => NameChar::Invisible,
+        // An emoji's or an ideograph's variant, but alone it shows nothing.
+        c if is_variation_selector(c) && !after_visible => NameChar::Selector,
+        _ => return None,
+    })
+}
+
+/// The variation selectors (and Mongolian's free ones).
+fn is_variation_selector(c: char) -> bool {
+    matches!(
+        c,
+        '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}' | '\u{180B}'..='\u{180D}' | '\u{180F}'
+    )
 }
 
 /// Compares tokens in time independent of where they differ.

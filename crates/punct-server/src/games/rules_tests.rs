@@ -17,7 +17,10 @@
 //! not depend on the exact time is asserted (a charge is right to within
 //! [`SLACK`], the real time the test itself took).
 
-use super::{after_flag, now_ms, parse_name, Action, EndReason, LiveGame, Mode, Notice, Request};
+use super::{
+    after_flag, now_ms, parse_name, Action, EndReason, GameError, LiveGame, Mode, NameChar, Notice,
+    Request,
+};
 use crate::clock::TimeControl;
 use crate::error::ApiError;
 use axum::http::StatusCode;
@@ -1052,6 +1055,96 @@ fn a_token_can_be_renewed_after_the_end() {
     assert_eq!(g.row.version, version + 1);
 }
 
+#[test]
+fn the_creator_renews_the_invite_and_the_old_code_claims_nothing() {
+    let mut g = waiting(W);
+    let version = g.row.version;
+    assert_eq!(g.renew_invite(WHITE, "new-code".into()).unwrap(), B);
+    assert_eq!(g.row.invite.as_deref(), Some("new-code"));
+    assert_eq!(g.row.version, version + 1, "stored as a change");
+    // The seat still waits, its token still unmade.
+    assert_eq!(g.invite_open(), Some(B));
+    assert_eq!(g.row.black_token, None);
+    // The old code is refused as any wrong code is; the new one claims.
+    refused(
+        &mut g,
+        |g| g.claim(CODE, "t".into(), None),
+        "bad_invite",
+        FORBIDDEN,
+    );
+    assert_eq!(g.claim("new-code", "fresh".into(), None).unwrap(), B);
+    assert_eq!(g.seats("fresh"), [B]);
+
+    // A creator on Black renews White's invite; again and again.
+    let mut g = waiting(B);
+    assert_eq!(g.renew_invite(BLACK, "one".into()).unwrap(), W);
+    assert_eq!(g.renew_invite(BLACK, "two".into()).unwrap(), W);
+    refused(
+        &mut g,
+        |g| g.claim("one", "t".into(), None),
+        "bad_invite",
+        FORBIDDEN,
+    );
+    assert_eq!(g.claim("two", "t".into(), None).unwrap(), W);
+}
+
+#[test]
+fn only_a_seat_holder_renews_an_invite_and_never_with_the_code() {
+    let mut g = waiting(W);
+    for stranger in ["", "nobody", CODE] {
+        refused(
+            &mut g,
+            |g| g.renew_invite(stranger, "mine".into()),
+            "bad_token",
+            FORBIDDEN,
+        );
+    }
+    assert_eq!(g.row.invite.as_deref(), Some(CODE));
+}
+
+#[test]
+fn once_its_seat_is_claimed_there_is_no_invite_to_renew() {
+    let mut g = waiting(W);
+    g.claim(CODE, "fresh".into(), None).unwrap();
+    for token in [WHITE, "fresh"] {
+        let e = refused(
+            &mut g,
+            |g| g.renew_invite(token, "late".into()),
+            "invite_used",
+            CONFLICT,
+        );
+        assert!(e.message.contains("claimed"), "{}", e.message);
+    }
+    // Nor have games of other modes one; a stranger is still a stranger.
+    for (mut g, token) in [(hotseat(), HOTSEAT), (against_ai(B), ME)] {
+        let e = refused(
+            &mut g,
+            |g| g.renew_invite(token, "x".into()),
+            "invite_used",
+            CONFLICT,
+        );
+        assert!(e.message.contains("online"), "{}", e.message);
+        refused(
+            &mut g,
+            |g| g.renew_invite("nobody", "x".into()),
+            "bad_token",
+            FORBIDDEN,
+        );
+    }
+}
+
+#[test]
+fn an_invite_is_not_renewed_after_the_end() {
+    let mut g = waiting(W);
+    g.resign(WHITE).unwrap();
+    refused(
+        &mut g,
+        |g| g.renew_invite(WHITE, "late".into()),
+        "game_over",
+        CONFLICT,
+    );
+}
+
 // =================================================================== names
 
 #[test]
@@ -1092,11 +1185,160 @@ fn control_characters_quotes_and_backslashes_are_refused_in_names() {
         "back\\slash",
         "nul\0",
     ] {
-        let e = ApiError::from(parse_name(Some(bad)).unwrap_err());
-        assert_eq!((e.code, e.status), ("bad_name", BAD_REQUEST), "{bad:?}");
+        let (shown, why) = refused_char(bad);
+        let want = if bad.contains(['"', '\\']) {
+            NameChar::Quoting
+        } else {
+            NameChar::Control
+        };
+        assert_eq!(why, want, "{shown} in {bad:?}");
     }
+    assert_eq!(refused_char("say \"hi\"").0, "U+0022");
     // A single quote is fine.
     assert!(parse_name(Some("O'Brien")).is_ok());
+}
+
+/// The error refusing `name` for a character: which one (as its code
+/// point, also in the message and the params) and why.
+#[track_caller]
+fn refused_char(name: &str) -> (String, NameChar) {
+    let Err(GameError::NameCharacter(c, why)) = parse_name(Some(name)) else {
+        panic!(
+            "{name:?} was not refused for a character: {:?}",
+            parse_name(Some(name))
+        );
+    };
+    let shown = format!("U+{:04X}", c as u32);
+    let e = ApiError::from(GameError::NameCharacter(c, why));
+    assert_eq!((e.code, e.status), ("bad_name", BAD_REQUEST), "{name:?}");
+    assert_eq!(e.params["char"], shown.as_str(), "{name:?}");
+    assert!(e.message.contains(&shown), "{name:?}: {}", e.message);
+    // The refused character itself never shows in the message (it would
+    // turn or hide the text around it), except a quote or backslash.
+    if why != NameChar::Quoting {
+        assert!(!e.message.contains(c), "{name:?}: {}", e.message);
+    }
+    (shown, why)
+}
+
+#[test]
+fn names_are_stored_in_nfc_and_the_limit_counts_that_form() {
+    // "é" as e + U+0301 is stored composed: one name, one form.
+    let decomposed = "Rene\u{301}e";
+    assert_eq!(
+        parse_name(Some(decomposed)).unwrap().as_deref(),
+        Some("Ren\u{E9}e")
+    );
+    // 41 characters decomposed, 40 composed: accepted, composed.
+    let long = format!("{}e\u{301}", "a".repeat(39));
+    assert_eq!(long.chars().count(), 41);
+    let stored = parse_name(Some(&long)).unwrap().unwrap();
+    assert_eq!(stored.chars().count(), 40);
+    assert_eq!(stored, format!("{}\u{E9}", "a".repeat(39)));
+    // Hangul jamo compose into syllables; a name already in NFC is kept.
+    assert_eq!(
+        parse_name(Some("\u{1112}\u{1161}\u{11AB}"))
+            .unwrap()
+            .as_deref(),
+        Some("\u{D55C}")
+    );
+    assert_eq!(
+        parse_name(Some("日本 Ωmega")).unwrap().as_deref(),
+        Some("日本 Ωmega")
+    );
+    // Over the limit even composed: the count given is the composed one.
+    let e = ApiError::from(parse_name(Some(&format!("{}e\u{301}", "a".repeat(40)))).unwrap_err());
+    assert_eq!(e.params["length"], 41);
+}
+
+#[test]
+fn bidi_controls_are_refused_in_names() {
+    for c in [
+        '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}',
+        '\u{2068}', '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}',
+    ] {
+        let (shown, why) = refused_char(&format!("Ada{c}lin"));
+        assert_eq!(why, NameChar::Direction, "{shown}");
+    }
+    let (shown, _) = refused_char("evil\u{202E}gnp.exe");
+    assert_eq!(shown, "U+202E");
+    // A right-to-left script needs none of them.
+    assert!(parse_name(Some("שלום")).is_ok());
+    assert!(parse_name(Some("مرحبا")).is_ok());
+}
+
+#[test]
+fn zero_width_and_other_invisible_characters_are_refused_in_names() {
+    for c in [
+        '\u{200B}',
+        '\u{200C}',
+        '\u{200D}',
+        '\u{2060}',
+        '\u{2061}',
+        '\u{2062}',
+        '\u{2063}',
+        '\u{2064}',
+        '\u{FEFF}',
+        '\u{00AD}',
+        '\u{180E}',
+        '\u{E0041}', // a tag character (Cf)
+        '\u{034F}',
+        '\u{115F}',
+        '\u{1160}',
+        '\u{3164}',
+        '\u{FFA0}',
+        '\u{17B4}',
+    ] {
+        for name in [format!("Ad{c}a"), format!("{c}Ada"), format!("Ada{c}")] {
+            let (shown, why) = refused_char(&name);
+            assert_eq!(why, NameChar::Invisible, "{shown} in {name:?}");
+        }
+        // Alone it is refused too, never taken for an empty name.
+        refused_char(&c.to_string());
+    }
+    // Nothing is removed silently: the first one is named.
+    let (shown, _) = refused_char("A\u{200B}d\u{FEFF}a");
+    assert_eq!(shown, "U+200B");
+}
+
+#[test]
+fn whitespace_other_than_a_plain_space_is_refused_inside_names() {
+    for c in [
+        '\u{00A0}', '\u{2000}', '\u{2003}', '\u{2009}', '\u{200A}', '\u{202F}', '\u{205F}',
+        '\u{3000}', '\u{1680}', '\u{2028}', '\u{2029}',
+    ] {
+        let (shown, why) = refused_char(&format!("Ada{c}Lovelace"));
+        assert_eq!(why, NameChar::Space, "{shown}");
+    }
+    // Plain spaces, also several, are kept as they are.
+    assert_eq!(
+        parse_name(Some("Ada  Lovelace")).unwrap().as_deref(),
+        Some("Ada  Lovelace")
+    );
+    // Whitespace around a name is trimmed, as always.
+    assert_eq!(
+        parse_name(Some("\u{3000}Ada\u{00A0}")).unwrap().as_deref(),
+        Some("Ada")
+    );
+    // Control characters stay control characters.
+    assert_eq!(refused_char("a\tb").1, NameChar::Control);
+}
+
+#[test]
+fn a_variation_selector_only_follows_a_visible_character() {
+    // The heart as an emoji, a text-style digit, an ideograph's variant.
+    for ok in ["Ada \u{2764}\u{FE0F}", "1\u{FE0E}", "\u{845B}\u{E0100}"] {
+        assert_eq!(parse_name(Some(ok)).unwrap().as_deref(), Some(ok), "{ok:?}");
+    }
+    for bad in [
+        "\u{FE0F}Ada",
+        "Ada \u{FE0F}x",
+        "A\u{FE0F}\u{FE0F}",
+        "\u{E0100}",
+    ] {
+        let (shown, why) = refused_char(bad);
+        assert_eq!(why, NameChar::Selector, "{shown} in {bad:?}");
+    }
 }
 
 #[test]

@@ -845,6 +845,15 @@ impl Server {
         )
     }
 
+    /// Asks, with a seat's `token`, for a new code for the waiting seat's
+    /// invite in place of the old one.
+    pub fn renew_invite(&self, id: &str, token: &str) -> (u16, Value) {
+        self.post(
+            &format!("/api/games/{id}/invite"),
+            &json!({ "token": token }),
+        )
+    }
+
     /// GET `path` with a seat token in the `X-Punct-Token` header.
     pub fn get_with_token(&self, path: &str, token: &str) -> (u16, Value) {
         let resp = self
