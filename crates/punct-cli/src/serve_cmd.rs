@@ -72,6 +72,10 @@ pub struct ServeArgs {
     /// Live sockets one client may hold open
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=1_000_000), help_heading = "Limits per client")]
     pub ws_per_client: u64,
+    /// Connections one client may hold open, live sockets included (further
+    /// ones get a 429); with --trust-proxy, its requests in progress
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=1_000_000), help_heading = "Limits per client")]
+    pub max_connections_per_client: u64,
     /// AI searches one client may have running at once [default: half the AI workers, at least 1]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64), help_heading = "Limits per client")]
     pub ai_jobs_per_client: Option<u64>,
@@ -88,6 +92,10 @@ pub struct ServeArgs {
     /// Seconds a live socket's client may take to accept a message before it is closed
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), help_heading = "Server limits")]
     pub ws_send_timeout: u64,
+    /// Seconds a new live socket has to send its first frame (a message, or
+    /// the pong to the ping the server opens with) before it is closed
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), help_heading = "Server limits")]
+    pub ws_first_frame_timeout: u64,
     /// Seconds an unwatched game stays in memory after its last change (finished games leave at once)
     #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=86_400), help_heading = "Server limits")]
     pub idle_game: u64,
@@ -97,7 +105,17 @@ pub struct ServeArgs {
     /// Seconds a client has to send a request's header once the server waits for it (also the idle time of a kept-alive connection)
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), help_heading = "Server limits")]
     pub header_timeout: u64,
-    /// Seconds open requests and sockets get to finish on Ctrl-C or SIGTERM
+    /// Seconds a request's body has to start once the server reads it, and
+    /// between its pieces (a body too slow gets a 408 and the connection
+    /// is closed)
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), help_heading = "Server limits")]
+    pub body_timeout: u64,
+    /// Bytes per second a request's body must come at on average after the
+    /// first --body-timeout seconds (0: no minimum)
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(0..=1_000_000_000), help_heading = "Server limits")]
+    pub body_min_rate: u64,
+    /// Seconds after Ctrl-C or SIGTERM by which the server has exited: open
+    /// requests and sockets get most of them to finish, then are closed
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=3600), help_heading = "Server limits")]
     pub shutdown_grace: u64,
     /// How long a player of an online real-time game must have been gone
@@ -209,11 +227,15 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.ws_per_client = args.ws_per_client as usize;
     config.ws_per_game = args.ws_per_game as usize;
     config.ws_send_timeout = Duration::from_secs(args.ws_send_timeout);
+    config.ws_first_frame_timeout = Duration::from_secs(args.ws_first_frame_timeout);
     config.idle_game = Duration::from_secs(args.idle_game);
     if let Some(n) = args.max_connections {
         config.max_connections = n as usize;
     }
+    config.max_connections_per_client = args.max_connections_per_client as usize;
     config.header_timeout = Duration::from_secs(args.header_timeout);
+    config.body_timeout = Duration::from_secs(args.body_timeout);
+    config.body_min_rate = args.body_min_rate;
     config.shutdown_grace = Duration::from_secs(args.shutdown_grace);
     config.abandon_after = args.abandon_after;
     config.job_lease = args.job_lease;

@@ -9,7 +9,7 @@
 use crate::clock::Timer;
 use crate::error::ApiError;
 use crate::games::{now_ms, LiveGame};
-use crate::limits::{RateLimits, SocketCounts};
+use crate::limits::{ClientCounts, RateLimits};
 use crate::security::Hosts;
 use crate::Config;
 use axum::extract::State;
@@ -106,7 +106,7 @@ pub(crate) struct App {
     pub(crate) stopping: tokio::sync::watch::Sender<bool>,
     /// Per-client rate limits and live-socket counts.
     pub(crate) rates: Arc<RateLimits>,
-    pub(crate) sockets: Arc<SocketCounts>,
+    pub(crate) sockets: Arc<ClientCounts>,
     /// The hosts and origins accepted.
     pub(crate) hosts: Arc<Hosts>,
     /// Ended games waiting for their post-game analysis (review.rs).

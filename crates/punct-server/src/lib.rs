@@ -84,15 +84,29 @@ pub struct Config {
     /// A live socket whose client does not take a message within this
     /// time is closed.
     pub ws_send_timeout: Duration,
+    /// A live socket whose client sends no frame (a message, or the pong
+    /// to the ping the server opens with) within this time is closed.
+    pub ws_first_frame_timeout: Duration,
     /// A game nobody watches leaves memory after this long without a
     /// change (a finished one at once); it is read back when asked for.
     pub idle_game: Duration,
     /// Open connections at most (live sockets included).
     pub max_connections: usize,
+    /// Open connections one client may hold (live sockets included); with
+    /// `trust_proxy`, requests in progress per client instead.
+    pub max_connections_per_client: usize,
     /// A request's header must arrive within this time of the server
     /// waiting for it (also how long a kept-alive connection may idle).
     pub header_timeout: Duration,
-    /// On Ctrl-C/SIGTERM, open requests and sockets get this long.
+    /// A request's body must start within this time of the server reading
+    /// it, and each further piece within this time of the last.
+    pub body_timeout: Duration,
+    /// Beyond `body_timeout`, a body must have come at this many bytes per
+    /// second on average (0: no rate asked).
+    pub body_min_rate: u64,
+    /// On Ctrl-C/SIGTERM the process is gone within this long: open
+    /// requests and sockets get most of it, what is still open then is
+    /// closed.
     pub shutdown_grace: Duration,
     /// The address people use (`https://punct.example.org`): only its
     /// host is accepted in `Host`, and its origin on live sockets.
@@ -224,11 +238,15 @@ impl Config {
             ws_per_game: 2000,
             ws_per_client: 50,
             ws_send_timeout: Duration::from_secs(10),
+            ws_first_frame_timeout: Duration::from_secs(10),
             idle_game: Duration::from_secs(600),
             job_lease: Duration::from_secs(10),
             db_timeout: Duration::from_secs(5),
             max_connections: default_max_connections(),
+            max_connections_per_client: 128,
             header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            body_min_rate: 1024,
             shutdown_grace: Duration::from_secs(5),
             public_url: None,
             allowed_hosts: Vec::new(),
@@ -263,8 +281,15 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String>
         .build()
         .map_err(|e| format!("cannot start the server runtime: {e}"))?;
     let served = runtime.block_on(serve::serve(config, ready));
-    // AI searches still running (told to stop) get a moment, then the
-    // process goes on without them.
-    runtime.shutdown_timeout(Duration::from_millis(500));
-    served
+    // AI searches still running (told to stop) and anything still open
+    // get what is left of the grace period but a moment for the process's
+    // own exit, then the process goes on without them.
+    let left = match &served {
+        Ok(deadline) => deadline
+            .saturating_duration_since(std::time::Instant::now())
+            .saturating_sub(Duration::from_millis(50)),
+        Err(_) => Duration::from_millis(500),
+    };
+    runtime.shutdown_timeout(left);
+    served.map(|_| ())
 }

@@ -1,6 +1,6 @@
 //! Who a request comes from, and how much each client may do: rate limits
-//! (a token bucket per client and kind of request) and counts of open
-//! live sockets.
+//! (a token bucket per client and kind of request) and what each client
+//! holds open (live sockets, connections), capped.
 
 use crate::error::ApiError;
 use crate::{Rate, Rates};
@@ -215,53 +215,47 @@ pub async fn limit(
     next.run(Request::from_parts(parts, body)).await
 }
 
-/// Open live sockets per client, capped.
+/// How many of something (live sockets, connections) each client holds
+/// open, for the per-client caps.
 #[derive(Default)]
-pub struct SocketCounts {
+pub struct ClientCounts {
     per_client: Mutex<HashMap<ClientKey, usize>>,
 }
 
-/// A live socket counted for its client, until dropped.
-pub struct SocketGuard {
-    counts: Arc<SocketCounts>,
+/// One thing counted for its client, until dropped.
+pub struct Held {
+    counts: Arc<ClientCounts>,
     client: ClientKey,
 }
 
-impl SocketCounts {
-    /// Counts a new socket of `client`, unless it has `cap` open already.
-    pub fn enter(self: &Arc<Self>, client: ClientKey, cap: usize) -> Result<SocketGuard, ApiError> {
-        let mut map = self.per_client.lock().expect("socket counts lock");
+impl ClientCounts {
+    /// Counts one more for `client`, unless it holds `cap` already.
+    pub fn enter(self: &Arc<Self>, client: ClientKey, cap: usize) -> Option<Held> {
+        let mut map = self.per_client.lock().expect("client counts lock");
         let n = map.entry(client).or_insert(0);
         if *n >= cap {
-            return Err(ApiError::too_many(
-                "too_many_sockets",
-                format!(
-                    "your address has {cap} live connections open, the most allowed; close some"
-                ),
-                5,
-            )
-            .with("max", cap));
+            return None;
         }
         *n += 1;
-        Ok(SocketGuard {
+        Some(Held {
             counts: self.clone(),
             client,
         })
     }
 
-    /// Open sockets in all.
+    /// Held in all.
     pub fn total(&self) -> usize {
         self.per_client
             .lock()
-            .expect("socket counts lock")
+            .expect("client counts lock")
             .values()
             .sum()
     }
 }
 
-impl Drop for SocketGuard {
+impl Drop for Held {
     fn drop(&mut self) {
-        let mut map = self.counts.per_client.lock().expect("socket counts lock");
+        let mut map = self.counts.per_client.lock().expect("client counts lock");
         if let Some(n) = map.get_mut(&self.client) {
             *n -= 1;
             if *n == 0 {
@@ -269,6 +263,59 @@ impl Drop for SocketGuard {
             }
         }
     }
+}
+
+/// The refusal of a live socket over `--ws-per-client`.
+pub fn too_many_sockets(cap: usize) -> ApiError {
+    ApiError::too_many(
+        "too_many_sockets",
+        format!("your address has {cap} live connections open, the most allowed; close some"),
+        5,
+    )
+    .with("max", cap)
+}
+
+/// The refusal of a connection (or, behind a trusted proxy, a request)
+/// over `--max-connections-per-client`.
+pub fn too_many_client_connections(cap: usize) -> ApiError {
+    ApiError::too_many(
+        "too_many_client_connections",
+        format!(
+            "your address has {cap} connections (or requests in progress) open, the most allowed; \
+             close some or try again shortly"
+        ),
+        5,
+    )
+    .with("max", cap)
+}
+
+/// Connections per client: the counts and the cap.
+pub struct Connections {
+    pub counts: Arc<ClientCounts>,
+    pub per_client: usize,
+}
+
+/// Middleware: behind a trusted proxy every connection comes from the
+/// proxy, so a client's requests in progress count against its cap
+/// instead (without one, the connection layer counts whole connections
+/// as it accepts them). A request waiting for its body is held here.
+pub async fn hold(State(conns): State<Arc<Connections>>, req: Request, next: Next) -> Response {
+    if req.extensions().get::<TrustProxy>().is_none() {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    // An unreadable X-Forwarded-For is refused by the routes that need
+    // the client; the proxy always ends it with the address it saw.
+    let held = match client_of(&parts) {
+        Ok(client) => match conns.counts.enter(client, conns.per_client) {
+            Some(held) => Some(held),
+            None => return too_many_client_connections(conns.per_client).into_response(),
+        },
+        Err(_) => None,
+    };
+    let response = next.run(Request::from_parts(parts, body)).await;
+    drop(held);
+    response
 }
 
 #[cfg(test)]
@@ -285,6 +332,24 @@ mod tests {
         assert_eq!(ClientKey::new(a).to_string(), "2001:db8:1:2::/64");
         let mapped: IpAddr = "::ffff:192.0.2.7".parse().unwrap();
         assert_eq!(ClientKey::new(mapped).to_string(), "192.0.2.7");
+    }
+
+    #[test]
+    fn a_client_holds_at_most_its_cap_and_gets_places_back() {
+        let counts = Arc::new(ClientCounts::default());
+        let a = ClientKey::new("192.0.2.1".parse().unwrap());
+        let b = ClientKey::new("192.0.2.2".parse().unwrap());
+        let held: Vec<Held> = (0..3)
+            .map(|_| counts.enter(a, 3).expect("within"))
+            .collect();
+        assert!(counts.enter(a, 3).is_none(), "over the cap");
+        let other = counts.enter(b, 3).expect("another client has its own");
+        assert_eq!(counts.total(), 4);
+        drop(held);
+        drop(other);
+        assert_eq!(counts.total(), 0);
+        assert!(counts.per_client.lock().unwrap().is_empty(), "forgotten");
+        counts.enter(a, 3).expect("places came back");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Defence in depth for a server on the open internet: security headers on
-//! every answer, the `Host` header checked (so a DNS-rebinding page cannot
-//! reach a server on 127.0.0.1), over-long addresses refused, and the
-//! origins a live socket may come from.
+//! every answer, the `Host` header required and checked (so a
+//! DNS-rebinding page cannot reach a server on 127.0.0.1), over-long
+//! addresses refused, and the origins a live socket may come from.
 
 use crate::error::ApiError;
 use crate::{web, Config};
@@ -13,6 +13,15 @@ use std::sync::Arc;
 
 /// The longest path and query string answered (a game's address is short).
 const URI_LIMIT: usize = 4096;
+
+/// The headers every answer carries: set here on the routes' answers, and
+/// by the connection layer on the answers it writes itself.
+pub const HEADERS: [(&str, &str); 4] = [
+    ("content-security-policy", web::CONTENT_SECURITY_POLICY),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),
+    ("x-frame-options", "DENY"),
+];
 
 /// Which `Host` names and live-socket origins the server accepts.
 #[derive(Debug)]
@@ -110,18 +119,29 @@ fn host_name(host: &str) -> &str {
     }
 }
 
-/// Middleware: refuses unknown hosts (421) and over-long addresses (414),
-/// and sets the security headers on every answer.
+/// Middleware: refuses requests without one `Host` (400), unknown hosts
+/// (421) and over-long addresses (414), and sets the security headers on
+/// every answer.
 pub async fn guard(State(hosts): State<Arc<Hosts>>, req: Request, next: Next) -> Response {
-    let host = req
-        .headers()
-        .get(header::HOST)
-        .map(|h| h.to_str().unwrap_or("\u{fffd}"));
+    let mut all_hosts = req.headers().get_all(header::HOST).iter();
+    let host = all_hosts.next().map(|h| h.to_str().unwrap_or("\u{fffd}"));
+    let several = all_hosts.next().is_some();
     // Health checks and metrics scrapers call an instance by its own
     // address, not the public name; these two answers hold nothing a page
     // on another site could use.
     let for_operators = matches!(req.uri().path(), "/api/health" | "/metrics");
     let refusal = match host {
+        // HTTP/1.1 requires exactly one Host (RFC 9112, 3.2); without it
+        // there is nothing to check against the names answered either.
+        None => Some(ApiError::bad_request(
+            "missing_host",
+            "the request has no Host header: HTTP/1.1 requires one, and this server answers \
+             only requests that name the host they are for",
+        )),
+        Some(_) if several => Some(ApiError::bad_request(
+            "bad_request",
+            "the request has more than one Host header; HTTP/1.1 allows one",
+        )),
         Some(h) if !for_operators && !hosts.host_allowed(h) => Some(ApiError::new(
             StatusCode::MISDIRECTED_REQUEST,
             "bad_host",
@@ -148,17 +168,15 @@ pub async fn guard(State(hosts): State<Arc<Hosts>>, req: Request, next: Next) ->
         Some(e) => e.into_response(),
         None => as_json_error(next.run(req).await).await,
     };
+    let timed_out = response.status() == StatusCode::REQUEST_TIMEOUT;
     let headers = response.headers_mut();
-    for (name, value) in [
-        (
-            header::CONTENT_SECURITY_POLICY,
-            web::CONTENT_SECURITY_POLICY,
-        ),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, "no-referrer"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-    ] {
+    for (name, value) in HEADERS {
         headers.insert(name, HeaderValue::from_static(value));
+    }
+    // A body that came too slowly was not read to its end: the connection
+    // closes, and says so.
+    if timed_out {
+        headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
     }
     response
 }

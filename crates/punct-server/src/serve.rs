@@ -1,16 +1,21 @@
 //! Listening, and stopping on a signal.
 
 use crate::app::App;
-use crate::limits::{RateLimits, SocketCounts};
+use crate::limits::{ClientCounts, Connections, RateLimits};
 use crate::security::Hosts;
-use crate::{conn, security, Config};
+use crate::{conn, limits, security, Config};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+/// Serves until a signal; the instant by which the process must be gone
+/// (the signal's time plus the grace period).
+pub async fn serve(
+    config: Config,
+    ready: impl FnOnce(SocketAddr),
+) -> Result<std::time::Instant, String> {
     let hosts = Arc::new(Hosts::new(&config)?);
     let metrics = Arc::new(crate::metrics::Metrics::new());
     let store = punct_store::open(&config.location(), config.sync)
@@ -29,9 +34,18 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         .local_addr()
         .map_err(|e| format!("cannot read the listening address: {e}"))?;
     let rates = Arc::new(RateLimits::new(&config.rates));
+    let connections = Arc::new(Connections {
+        counts: Arc::new(ClientCounts::default()),
+        per_client: config.max_connections_per_client,
+    });
     let options = conn::Options {
         max_connections: config.max_connections,
+        clients: connections.clone(),
         header_timeout: config.header_timeout,
+        body: conn::BodyLimits {
+            timeout: config.body_timeout,
+            min_rate: config.body_min_rate,
+        },
         shutdown_grace: config.shutdown_grace,
         trust_proxy: config.trust_proxy,
     };
@@ -46,7 +60,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         rng: std::sync::Mutex::new(rng),
         stopping: tokio::sync::watch::channel(false).0,
         rates: rates.clone(),
-        sockets: Arc::new(SocketCounts::default()),
+        sockets: Arc::new(ClientCounts::default()),
         hosts: hosts.clone(),
         reviews,
         metrics,
@@ -70,9 +84,14 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     tokio::spawn(crate::change::keep_clocks(app.clone()));
     tokio::spawn(crate::review::review_worker(app.clone(), review_queue));
     let stopping = app.stopping.clone();
-    // Outermost first: the host check and headers; each route takes its
-    // rate limit's token itself (api::routes).
+    // Outermost first: the host check and headers, then (behind a proxy)
+    // the client's requests in progress; each route takes its rate
+    // limit's token itself (api::routes).
     let router = crate::api::router(app.clone())
+        .layer(axum::middleware::from_fn_with_state(
+            connections,
+            limits::hold,
+        ))
         .layer(axum::middleware::from_fn_with_state(hosts, security::guard))
         // Outermost: refusals of the layers above are counted too.
         .layer(axum::middleware::from_fn_with_state(
@@ -80,8 +99,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
             crate::api::ops::count_requests,
         ));
     ready(addr);
-    conn::serve(listener, router, options, shutdown_signal(), stopping).await;
-    Ok(())
+    Ok(conn::serve(listener, router, options, shutdown_signal(), stopping).await)
 }
 /// This instance's name in the job table: host, process and a few random
 /// letters (a restarted process with the same id is another instance).

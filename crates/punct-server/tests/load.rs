@@ -263,27 +263,22 @@ fn run_games(servers: &[&Server], n: usize, seed: u64, think: (u64, u64)) -> Rep
                 .spawn(move || {
                     let path = format!("/api/games/{id}/live");
                     let ip = player_ip(i, side);
-                    let ws = Ws::connect_with(&addr, &path, &[("x-forwarded-for", &ip)]);
+                    // Reading the first state at once also answers the
+                    // server's opening ping, as a page does.
+                    let opened = Ws::connect_with(&addr, &path, &[("x-forwarded-for", &ip)])
+                        .map_err(|e| format!("connect: {e}"))
+                        .and_then(|mut ws| match ws.try_recv_text() {
+                            Ok(m) if m.starts_with(r#"{"type":"state""#) => Ok((ws, m)),
+                            other => Err(format!("first message: {other:?}")),
+                        });
                     barrier.wait();
-                    let mut ws = match ws {
-                        Ok(ws) => ws,
-                        Err(e) => {
-                            return Seat {
-                                errors: vec![format!("connect: {e}")],
-                                ..Seat::default()
-                            }
-                        }
-                    };
-                    let first = match ws.try_recv_text() {
-                        Ok(m) if m.starts_with(r#"{"type":"state""#) => m,
-                        other => {
-                            return Seat {
-                                errors: vec![format!("first message: {other:?}")],
-                                ..Seat::default()
-                            }
-                        }
-                    };
-                    play_seat(ws, first, side, &token, seed, think)
+                    match opened {
+                        Ok((ws, first)) => play_seat(ws, first, side, &token, seed, think),
+                        Err(e) => Seat {
+                            errors: vec![e],
+                            ..Seat::default()
+                        },
+                    }
                 })
                 .expect("a seat thread");
             threads.push((i, thread));
@@ -483,6 +478,8 @@ fn idle_live_sockets_memory() {
         "--rate-move",
         "off",
         "--max-connections",
+        "1000000",
+        "--max-connections-per-client",
         "1000000",
     ];
     for (label, query) in [

@@ -28,8 +28,11 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
 }
 
 /// Every body rejection is a 400 (the documented contract), except a body
-/// over the limit (413).
+/// over the limit (413) and one that came too slowly (408).
 pub(crate) fn body_error(r: JsonRejection) -> ApiError {
+    if let Some(e) = crate::conn::body_timeout(&r) {
+        return e;
+    }
     match r.status() {
         StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,

@@ -1,12 +1,14 @@
 //! Live updates: a game's WebSocket sessions. Each session holds no queue
 //! of its own (a watcher that falls behind gets the current state), gives
-//! a client that stops reading `ws_send_timeout` before it is dropped, and
-//! counts against its client's and its game's socket caps.
+//! a client that stops reading `ws_send_timeout` before it is dropped and
+//! one that never sends a frame `ws_first_frame_timeout`, answers frames
+//! it refuses with a close frame saying why, and counts against its
+//! client's and its game's socket caps.
 
 use crate::app::{App, Published, Shared, Slot};
 use crate::error::ApiError;
 use crate::games::{now_ms, Request};
-use crate::limits::{Client, ClientKey, Kind, SocketGuard};
+use crate::limits::{too_many_sockets, Client, ClientKey, Held, Kind};
 use crate::presence::Member;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -91,7 +93,11 @@ pub(crate) async fn live(
             ));
         }
     }
-    let counted = app.sockets.enter(client, app.config.ws_per_client)?;
+    let cap = app.config.ws_per_client;
+    let counted = app
+        .sockets
+        .enter(client, cap)
+        .ok_or_else(|| too_many_sockets(cap))?;
     let on_game = slot.watchers.fetch_add(1, Ordering::Relaxed);
     let watching = Watching(slot.clone());
     if on_game >= app.config.ws_per_game {
@@ -129,7 +135,7 @@ struct Session {
     slot: Arc<Slot>,
     client: ClientKey,
     legal_moves: LegalMoves,
-    _counted: SocketGuard,
+    _counted: Held,
     _watching: Watching,
 }
 
@@ -196,6 +202,19 @@ impl Session {
         // Counted as a spectator until a `hello` names its seat.
         let mut presence = self.slot.presence.subscribe();
         let mut member = Member::join(&self.slot.presence);
+        // A client must be heard from soon (a message, or the pong every
+        // WebSocket client sends back to this ping, before it reads what
+        // follows), so that a connection that upgraded and then went
+        // silent does not hold its place for the ping interval.
+        let first_frame_due = tokio::time::sleep(self.app.config.ws_first_frame_timeout);
+        let mut first_frame_due = std::pin::pin!(first_frame_due);
+        let mut spoke = false;
+        if let Err(end) = self
+            .send_message(socket, Message::Ping(Default::default()))
+            .await
+        {
+            return end;
+        }
         if let Err(end) = self.send_state(socket, &self.current().await).await {
             return end;
         }
@@ -226,6 +245,9 @@ impl Session {
                     Ok(()) => self.send_presence(socket).await,
                     Err(_) => Err(End::Gone),
                 },
+                () = &mut first_frame_due, if !spoke => {
+                    Err(End::Close(close_code::POLICY, "nothing heard from this socket since it opened"))
+                }
                 _ = pings.tick() => {
                     if heard.elapsed() > 3 * PING_EVERY {
                         Err(End::Close(close_code::AWAY, "no answer to pings"))
@@ -238,6 +260,7 @@ impl Session {
                 }
                 incoming = socket.recv() => {
                     heard = Instant::now();
+                    spoke = true;
                     match incoming {
                         Some(Ok(Message::Text(text))) if text.len() > WS_MESSAGE_LIMIT => {
                             Err(End::Close(close_code::SIZE, "message over 16 KiB"))
@@ -252,11 +275,7 @@ impl Session {
                             self.send(socket, reply.to_string()).await
                         }
                         Some(Ok(Message::Close(_))) | None => Err(End::Gone),
-                        Some(Err(e)) => Err(if e.to_string().contains("too long") {
-                            End::Close(close_code::SIZE, "message over 16 KiB")
-                        } else {
-                            End::Gone
-                        }),
+                        Some(Err(e)) => Err(refused(&e)),
                         Some(Ok(_)) => Ok(()), // pings are answered by the library
                     }
                 }
@@ -396,6 +415,32 @@ pub(crate) async fn live_request(
     }
 }
 
+/// How a session ends on a frame the WebSocket library refused: a close
+/// frame saying why where the client broke a rule (RFC 6455, 7.4.1), or
+/// nothing where the connection itself failed.
+fn refused(e: &axum::Error) -> End {
+    let cause = std::error::Error::source(e).and_then(|c| c.downcast_ref::<tungstenite::Error>());
+    match cause {
+        Some(tungstenite::Error::Utf8(_)) => {
+            End::Close(close_code::INVALID, "a text message that is not UTF-8")
+        }
+        Some(tungstenite::Error::Capacity(_)) => {
+            End::Close(close_code::SIZE, "message over 16 KiB")
+        }
+        Some(tungstenite::Error::Protocol(p)) if !is_reset(p) => End::Close(
+            close_code::PROTOCOL,
+            "a frame that breaks the WebSocket protocol",
+        ),
+        _ => End::Gone,
+    }
+}
+
+/// The connection ended without a close frame: nobody to answer.
+fn is_reset(p: &tungstenite::error::ProtocolError) -> bool {
+    use tungstenite::error::ProtocolError::*;
+    matches!(p, ResetWithoutClosingHandshake | ReceivedAfterClosing)
+}
+
 /// `{"type":"time","now":<ms since 1970>}`: the server's time, against
 /// which a client reads the running clock (`x_ms - (now - since)`).
 fn time_message() -> String {
@@ -410,4 +455,32 @@ fn error_message(id: Value, e: &ApiError) -> Value {
         msg["retry_after"] = json!(secs);
     }
     msg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(e: tungstenite::Error) -> Option<u16> {
+        match refused(&axum::Error::new(e)) {
+            End::Close(code, _) => Some(code),
+            End::Gone => None,
+        }
+    }
+
+    #[test]
+    fn refused_frames_are_answered_with_the_close_code_of_their_fault() {
+        use tungstenite::error::{CapacityError, ProtocolError};
+        assert_eq!(code(tungstenite::Error::Utf8("bad".into())), Some(1007));
+        let long = CapacityError::MessageTooLong {
+            size: 70_000,
+            max_size: 65_536,
+        };
+        assert_eq!(code(tungstenite::Error::Capacity(long)), Some(1009));
+        let unmasked = ProtocolError::UnmaskedFrameFromClient;
+        assert_eq!(code(tungstenite::Error::Protocol(unmasked)), Some(1002));
+        let reset = ProtocolError::ResetWithoutClosingHandshake;
+        assert_eq!(code(tungstenite::Error::Protocol(reset)), None);
+        assert_eq!(code(tungstenite::Error::ConnectionClosed), None);
+    }
 }
