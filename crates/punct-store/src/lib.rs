@@ -57,6 +57,23 @@ pub(crate) const COLUMNS: &str = "id, variant, mode, ai_level, ai_side, white_to
                                   white_name, black_name, clock, white_ms, black_ms, \
                                   clock_since, assisted, rematch_offer, rematch, review";
 
+/// [`COLUMNS`] as a list reads them: what a list shows, without the
+/// columns that can be long (the moves, an imported record's tags, the
+/// review) or secret (the seats' tokens), which come back empty.
+pub(crate) static LIST_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    COLUMNS
+        .split(", ")
+        .map(|c| match c {
+            "moves" => "CAST('' AS TEXT) AS moves".to_string(),
+            "white_token" | "black_token" | "tags" | "review" => {
+                format!("CAST(NULL AS TEXT) AS {c}")
+            }
+            c => c.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+});
+
 /// `variant = P2, mode = P3, …`: every column but the id, set from the
 /// parameter `place(n)` in [`COLUMNS`] order (the id is parameter 1).
 pub(crate) fn assignments(place: impl Fn(usize) -> String) -> String {
@@ -119,7 +136,8 @@ pub trait Storage: Send + Sync {
     fn update(&self, row: GameRow, expected_version: i64) -> BoxFuture<'_, Result<(), SaveError>>;
     /// The game `id`, if stored.
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, StoreError>>;
-    /// The games `filter` picks, most recently changed first.
+    /// The games `filter` picks, most recently changed first, as lists
+    /// show them: without their moves, tokens, tags or review (empty).
     fn list<'a>(
         &'a self,
         filter: &'a ListFilter,

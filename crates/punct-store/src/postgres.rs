@@ -9,7 +9,9 @@
 //! migrations (`postgres/V*.sql`), applied by `punct db migrate`; `punct
 //! serve` only checks it.
 
-use super::{job_of, BoxFuture, Change, GameRow, ListFilter, SaveError, StoreError, COLUMNS};
+use super::{
+    job_of, BoxFuture, Change, GameRow, ListFilter, SaveError, StoreError, COLUMNS, LIST_COLUMNS,
+};
 use crate::game::Words;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use std::sync::OnceLock;
@@ -347,14 +349,17 @@ impl Store {
         }
     }
 
+    /// The games `filter` picks, reading `columns` ([`COLUMNS`] or a list's
+    /// [`LIST_COLUMNS`]).
     async fn select(
         &self,
+        columns: &str,
         filter: &str,
         params: &[&(dyn ToSql + Sync)],
     ) -> Result<Vec<GameRow>, StoreError> {
         let client = self.client().await?;
         let stmt = client
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM games {filter}"))
+            .prepare_cached(&format!("SELECT {columns} FROM games {filter}"))
             .await
             .map_err(query_failed)?;
         client
@@ -395,6 +400,7 @@ impl Store {
         // Ids compare bytewise, as in SQLite, whatever the database's
         // collation.
         self.select(
+            &LIST_COLUMNS,
             &format!("{filter} ORDER BY updated DESC, id COLLATE \"C\" LIMIT ${limit}"),
             &refs,
         )
@@ -624,7 +630,7 @@ impl super::Storage for Store {
         Box::pin(async move {
             let id = id.to_string();
             Ok(self
-                .select("WHERE id = $1", &[&id])
+                .select(COLUMNS, "WHERE id = $1", &[&id])
                 .await?
                 .into_iter()
                 .next())
@@ -662,6 +668,7 @@ impl super::Storage for Store {
             let after = after.map(str::to_string);
             let limit = i64::from(limit);
             self.select(
+                COLUMNS,
                 "WHERE $1::text IS NULL OR id COLLATE \"C\" > $1 ORDER BY id COLLATE \"C\" LIMIT $2",
                 &[&after, &limit],
             )

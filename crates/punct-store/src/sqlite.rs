@@ -441,7 +441,8 @@ impl Store {
             format!("WHERE {}", clauses.join(" AND "))
         };
         let mut stmt = conn.prepare(&format!(
-            "SELECT {COLUMNS} FROM games {filter} ORDER BY updated DESC, id LIMIT ?{limit}"
+            "SELECT {} FROM games {filter} ORDER BY updated DESC, id LIMIT ?{limit}",
+            *super::LIST_COLUMNS
         ))?;
         let rows = stmt.query_and_then(rusqlite::params_from_iter(values), row_to_game)?;
         rows.collect()
@@ -666,8 +667,19 @@ fn commit_batch(conn: &mut Connection, writes: &[Write]) -> Vec<Result<(), SaveE
         .collect()
 }
 
-/// Reads run on the caller's thread under the reader's lock, as short
-/// indexed queries; writes go through the writer thread.
+/// Runs a read, which blocks on the disk and the reader's lock, where the
+/// async runtime's other tasks do not wait for it: on a multi-threaded
+/// runtime (the server's) its worker hands its tasks to another first.
+fn off_the_runtime<T>(read: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(read),
+        _ => read(),
+    }
+}
+
+/// Reads run off the runtime's threads ([`off_the_runtime`]) under the
+/// reader's lock; writes go through the writer thread.
 impl super::Storage for Store {
     fn kind(&self) -> &'static str {
         "sqlite"
@@ -686,18 +698,18 @@ impl super::Storage for Store {
     }
 
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, StoreError>> {
-        Box::pin(async move { Store::load(self, id) })
+        Box::pin(async move { off_the_runtime(|| Store::load(self, id)) })
     }
 
     fn list<'a>(
         &'a self,
         filter: &'a ListFilter,
     ) -> BoxFuture<'a, Result<Vec<GameRow>, StoreError>> {
-        Box::pin(async move { Store::list(self, filter) })
+        Box::pin(async move { off_the_runtime(|| Store::list(self, filter)) })
     }
 
     fn clocks_due(&self, by: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
-        Box::pin(async move { Store::clocks_due(self, by) })
+        Box::pin(async move { off_the_runtime(|| Store::clocks_due(self, by)) })
     }
 
     fn page<'a>(
@@ -705,7 +717,7 @@ impl super::Storage for Store {
         after: Option<&'a str>,
         limit: u32,
     ) -> BoxFuture<'a, Result<Vec<GameRow>, StoreError>> {
-        Box::pin(async move { Store::page(self, after, limit) })
+        Box::pin(async move { off_the_runtime(|| Store::page(self, after, limit)) })
     }
 
     fn heartbeat<'a>(&'a self, _instance: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
@@ -1067,6 +1079,39 @@ mod tests {
         drop(store);
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None, "migrated once only");
+    }
+
+    #[test]
+    fn a_list_reads_what_lists_show_and_leaves_long_and_secret_columns() {
+        let dir = TempDir::new();
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        let game = GameRow {
+            moves: "C@B7/2 R@F2/0".into(),
+            plies: 2,
+            tags: Some("[]".into()),
+            review: Some("{}".into()),
+            white_name: Some("Ada".into()),
+            ..row("g1")
+        };
+        block_on(store.insert(game.clone())).unwrap();
+        let listed = store
+            .list(&ListFilter {
+                limit: 10,
+                ..ListFilter::default()
+            })
+            .unwrap();
+        assert_eq!(
+            listed,
+            vec![GameRow {
+                moves: String::new(),
+                white_token: None,
+                black_token: None,
+                tags: None,
+                review: None,
+                ..game.clone()
+            }]
+        );
+        assert_eq!(store.load("g1").unwrap(), Some(game), "a load reads it all");
     }
 
     #[test]
