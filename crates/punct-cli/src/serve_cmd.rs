@@ -26,7 +26,8 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub ai_movetime: u64,
     /// The search time per position of the post-game analysis, in
-    /// milliseconds (each ended game is analysed once, in the background)
+    /// milliseconds (each ended game is analysed once, in the background,
+    /// in at most 10 s of engine time: a longer game gets less a position)
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(10..=5_000))]
     pub review_movetime: u64,
     /// How many AI searches may run at once [default: the number of cores]

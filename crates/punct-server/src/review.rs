@@ -25,6 +25,19 @@ const MAX: i64 = 1000;
 const MISTAKE: i64 = 150;
 const BLUNDER: i64 = 400;
 
+/// The engine time one review may take in all (ms): a game of usual
+/// length is searched at `--review-movetime` a position, a very long one
+/// (an import of thousands of plies) at less, so no review holds the AI
+/// for minutes.
+const BUDGET_MS: u64 = 10_000;
+
+/// The search time per position for a review of `positions` positions:
+/// the configured time, or the budget's share, at least 1 ms.
+fn review_movetime(configured: u64, positions: usize) -> u64 {
+    let share = BUDGET_MS / (positions.max(1) as u64);
+    share.clamp(1, configured.max(1))
+}
+
 /// Reviews the queued games one at a time until the server stops.
 pub(crate) async fn review_worker(app: Arc<App>, mut queue: mpsc::Receiver<String>) {
     let mut stopping = app.stopping.subscribe();
@@ -60,11 +73,11 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
     else {
         return Ok(());
     };
-    let movetime = app.config.review_movetime_ms;
+    let moves: Vec<_> = game.moves().collect();
+    let movetime = review_movetime(app.config.review_movetime_ms, moves.len() + 1);
     let mut values = Vec::new();
     let mut best = Vec::new();
     let mut pos = game.start().clone();
-    let moves: Vec<_> = game.moves().collect();
     for i in 0..=moves.len() {
         if *app.stopping.borrow() {
             return Ok(());
@@ -162,6 +175,22 @@ fn mistakes(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_game_is_reviewed_within_the_budget() {
+        // A usual game: the configured time at every position.
+        assert_eq!(review_movetime(100, 81), 100);
+        assert_eq!(review_movetime(100, 100), 100);
+        // Longer: the budget's share, so the whole stays within it.
+        assert_eq!(review_movetime(100, 200), 50);
+        let long = 7_213;
+        let each = review_movetime(100, long);
+        assert_eq!(each, 1);
+        assert!(review_movetime(100, 1_000) * 1_000 <= BUDGET_MS);
+        // Never nothing.
+        assert_eq!(review_movetime(100, 50_000), 1);
+        assert_eq!(review_movetime(0, 1), 1);
+    }
 
     #[test]
     fn a_move_that_throws_the_lead_away_is_a_mistake_of_its_player() {
