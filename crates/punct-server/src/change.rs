@@ -186,14 +186,15 @@ pub(crate) async fn take_over(app: Arc<App>) {
             _ = stopping.wait_for(|&s| s) => return,
         }
         let (running, waiting) = app.ai.counts();
+        // With every worker busy one job still comes each round (a move
+        // first): a dead instance's player must not wait for the
+        // survivors to be idle, and queued here it takes its fair turn.
         let free = app
             .config
             .ai_workers
             .max(1)
-            .saturating_sub(running + waiting);
-        if free == 0 {
-            continue;
-        }
+            .saturating_sub(running + waiting)
+            .max(1);
         let token = app.jobs.token();
         let taken = match queue
             .take(

@@ -188,6 +188,40 @@ async fn one_instance_holds_a_job_until_its_claim_runs_out() {
     );
 }
 
+/// A player waits for a move, nobody for a review: a take-over takes the
+/// moves first, however old the reviews.
+#[tokio::test]
+async fn a_take_over_takes_the_ais_moves_before_reviews() {
+    let Some((store, url)) = store("take_over_moves_first").await else {
+        return;
+    };
+    let over = GameRow {
+        finished: Some(Outcome::WhiteWins),
+        end: Some(End {
+            outcome: Outcome::WhiteWins,
+            reason: EndReason::Resignation(Side::Black),
+        }),
+        ..played(ai_game("old-review"), 2, 1)
+    };
+    store.insert(over).await.unwrap();
+    store.insert(ai_game("new-move")).await.unwrap();
+    psql(
+        &url,
+        "UPDATE jobs SET created = now() - interval '1 hour' WHERE game_id = 'old-review'",
+    )
+    .unwrap();
+    let jobs = store.jobs().unwrap();
+    let b = lease("b", 30);
+    assert_eq!(
+        jobs.take(1, Duration::ZERO, "b-1", &b).await.unwrap(),
+        vec![("new-move".to_string(), JobKind::Move)]
+    );
+    assert_eq!(
+        jobs.take(1, Duration::ZERO, "b-2", &b).await.unwrap(),
+        vec![("old-review".to_string(), JobKind::Review)]
+    );
+}
+
 #[tokio::test]
 async fn a_game_stored_before_the_job_table_gets_its_job_when_claimed() {
     let Some((store, url)) = store("a_game_stored_before").await else {

@@ -85,7 +85,8 @@ pub trait JobQueue: Send + Sync {
         lease: &'a Lease,
     ) -> BoxFuture<'a, Result<bool, StoreError>>;
     /// Takes up to `limit` jobs that nobody holds (left unclaimed for
-    /// `unclaimed_for`, or whose claim ran out), oldest first, each
+    /// `unclaimed_for`, or whose claim ran out), the AI's moves before
+    /// reviews (a player waits for a move), oldest first, each
     /// claimed as `claim`: jobs whose instance died, or that wait on a
     /// busy one. Rows other instances are taking are skipped, not waited
     /// for.

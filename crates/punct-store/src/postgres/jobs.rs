@@ -45,7 +45,7 @@ const TAKE: &str = "UPDATE jobs SET owner = $1, claim = $2, \
      WHERE game_id IN (SELECT game_id FROM jobs \
        WHERE (claim IS NULL AND created <= now() - make_interval(secs => $4)) \
           OR lease < now() \
-       ORDER BY created LIMIT $5 FOR UPDATE SKIP LOCKED) \
+       ORDER BY kind = 'review', created LIMIT $5 FOR UPDATE SKIP LOCKED) \
      RETURNING game_id, kind";
 
 const RENEW: &str = "UPDATE jobs SET lease = now() + make_interval(secs => $2) \
