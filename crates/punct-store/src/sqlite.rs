@@ -157,9 +157,26 @@ fn connect(path: &Path) -> rusqlite::Result<Connection> {
 /// Switches to WAL (a setting kept in the file) and sets the sync mode.
 /// Done only once the schema is known to be ours, so a refused file is
 /// left as it was.
-fn configure(conn: &Connection, sync: SyncMode) -> rusqlite::Result<()> {
+fn configure(conn: &Connection, sync: SyncMode) -> Result<(), StoreError> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
-    conn.pragma_update(None, "synchronous", sync.pragma())
+    conn.pragma_update(None, "synchronous", sync.pragma())?;
+    // The power-cut promise rests on it: read back, not assumed.
+    let (mode, level): (String, i64) = conn.query_row(
+        "SELECT * FROM pragma_journal_mode, pragma_synchronous",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let want = match sync {
+        SyncMode::Full => 2,
+        SyncMode::Normal => 1,
+    };
+    if !mode.eq_ignore_ascii_case("wal") || level != want {
+        return Err(StoreError::failed(format!(
+            "database: asked for WAL and synchronous = {}, got {mode} and {level}",
+            sync.pragma()
+        )));
+    }
+    Ok(())
 }
 
 /// What an opened database holds.
@@ -346,9 +363,9 @@ impl Store {
             |e: rusqlite::Error| StoreError::failed(format!("database {}: {e}", path.display()));
         let mut writer = connect(&path).map_err(fail)?;
         let migrated_from = prepare_schema(&mut writer, &path)?;
-        configure(&writer, sync).map_err(fail)?;
+        configure(&writer, sync).map_err(|e| e.context(path.display()))?;
         let reader = connect(&path).map_err(fail)?;
-        configure(&reader, sync).map_err(fail)?;
+        configure(&reader, sync).map_err(|e| e.context(path.display()))?;
         let (tx, rx) = mpsc::channel::<(Write, Ack)>();
         std::thread::Builder::new()
             .name("punct-db-writer".into())
@@ -840,6 +857,28 @@ mod tests {
         let names: Vec<&str> = COLUMNS.split(", ").collect();
         assert_eq!(names, columns_at(SCHEMA_VERSION));
         assert_eq!(SCHEMA_VERSION, 3);
+    }
+
+    /// The sync mode asked for is the one the connections have (the
+    /// writer's commits are what `--sync full` promises to flush).
+    #[test]
+    fn the_sync_mode_asked_for_is_set() {
+        for (sync, level) in [(SyncMode::Full, 2), (SyncMode::Normal, 1)] {
+            let dir = TempDir::new();
+            let store = Store::open(&dir.0, sync).unwrap();
+            let got: i64 = store
+                .reader()
+                .unwrap()
+                .query_row("PRAGMA synchronous", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(got, level, "{sync:?}");
+            let conn = connect(&dir.db()).unwrap();
+            configure(&conn, sync).unwrap();
+            let got: i64 = conn
+                .query_row("PRAGMA synchronous", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(got, level, "{sync:?}");
+        }
     }
 
     #[test]
