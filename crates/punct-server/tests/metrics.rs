@@ -161,16 +161,5 @@ fn the_readiness_check_fails_while_writes_fail() {
         "{body}"
     );
     db.execute_batch("COMMIT").unwrap();
-    let t0 = std::time::Instant::now();
-    loop {
-        let (status, body) = server.get("/api/health");
-        if status == 200 {
-            break;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "not ready again: {body}"
-        );
-        std::thread::sleep(Duration::from_millis(500));
-    }
+    server.wait_ready(Duration::from_secs(20));
 }

@@ -429,18 +429,7 @@ fn the_readiness_check_fails_while_the_database_refuses_and_recovers() {
         &cluster,
         &format!("ALTER DATABASE {name} ALLOW_CONNECTIONS true"),
     );
-    let t0 = std::time::Instant::now();
-    loop {
-        let (status, body) = server.get("/api/health");
-        if status == 200 {
-            break;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(10),
-            "not ready again: {body}"
-        );
-        std::thread::sleep(Duration::from_millis(250));
-    }
+    server.wait_ready(Duration::from_secs(10));
     // The heartbeat is a write: this instance's row.
     assert_eq!(psql(&url, "SELECT count(*) FROM instances"), "1");
 }

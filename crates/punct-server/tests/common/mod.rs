@@ -525,6 +525,21 @@ impl Server {
         )
     }
 
+    /// Asks `/api/health` until it answers 200 (or panics after
+    /// `timeout`): the server can save again.
+    pub fn wait_ready(&self, timeout: Duration) {
+        let start = Instant::now();
+        loop {
+            let (status, body) = self.get("/api/health");
+            if status == 200 {
+                return;
+            }
+            assert!(start.elapsed() < timeout, "not ready again: {body}");
+            // Checks within a second share one answer.
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    }
+
     /// Polls the game until `done` holds for its state (or panics after
     /// `timeout`).
     pub fn wait_for(&self, id: &str, timeout: Duration, done: impl Fn(&Value) -> bool) -> Value {
