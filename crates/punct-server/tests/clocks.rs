@@ -265,7 +265,14 @@ fn a_move_racing_the_deadline_either_lands_or_the_flag_falls_once() {
                 assert_eq!(now["status"], "over");
                 assert_eq!(now["ply"], 0);
                 assert_eq!(now["result"]["text"], "White ran out of time");
-                assert_eq!(now["version"].as_i64(), Some(version + 1), "one flag");
+                assert_eq!(
+                    now["version"].as_i64(),
+                    Some(version + 1),
+                    "one flag: now {} {} {}",
+                    now["status"],
+                    now["result"],
+                    now["clock"]
+                );
             }
             other => panic!("game {}: {other} {body}", g.id),
         }
