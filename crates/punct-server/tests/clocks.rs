@@ -244,10 +244,14 @@ fn a_move_racing_the_deadline_either_lands_or_the_flag_falls_once() {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
+    // Every game as it is right after its move, read before any waiting:
+    // the black flags of the games whose moves landed fall about 5 s after
+    // them, within the offsets of each other, so a game read after waiting
+    // for another's flag may already show its own.
+    let nows: Vec<Value> = games.iter().map(|g| server.state(&g.id)).collect();
     let mut landed = 0;
-    for ((g, before), (status, body)) in games.iter().zip(&states).zip(&outcomes) {
+    for (((g, before), (status, body)), now) in games.iter().zip(&states).zip(&outcomes).zip(nows) {
         let version = before["version"].as_i64().unwrap();
-        let now = server.state(&g.id);
         match status {
             200 => {
                 landed += 1;
