@@ -33,6 +33,15 @@ impl Side {
             Side::Black => "black",
         }
     }
+
+    /// The side [`Side::name`] names (`white` or `black`, exactly).
+    pub fn from_name(name: &str) -> Option<Side> {
+        match name {
+            "white" => Some(Side::White),
+            "black" => Some(Side::Black),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Side {
@@ -206,6 +215,16 @@ pub const FOOTPRINT_OFFSETS: [[[i32; 3]; 6]; 6] = build_offsets();
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_side_reads_back_from_its_name_and_nothing_else() {
+        for side in [Side::White, Side::Black] {
+            assert_eq!(Side::from_name(side.name()), Some(side));
+        }
+        for word in ["", "White", "WHITE", "red", "white "] {
+            assert_eq!(Side::from_name(word), None, "{word:?}");
+        }
+    }
 
     fn cells(kind: Kind, p: &str, r: u8) -> Vec<String> {
         footprint(kind, p.parse().unwrap(), r)

@@ -8,7 +8,7 @@
 use crate::app::{new_token, App};
 use crate::clock::TimeControl;
 use crate::error::ApiError;
-use crate::games::{now_ms, recorded_result, side_from_name, LiveGame, Mode};
+use crate::games::{now_ms, recorded_result, LiveGame, Mode};
 use crate::limits::ClientKey;
 use punct_core::{Game, Position, Record, Side, Variant};
 use punct_store::GameRow;
@@ -35,7 +35,7 @@ impl App {
             } else {
                 Side::Black
             }),
-            s => side_from_name(s).ok_or_else(|| {
+            s => Side::from_name(s).ok_or_else(|| {
                 ApiError::bad_request(
                     "bad_side",
                     format!("{s:?} is not a colour: use white, black or random"),

@@ -183,35 +183,18 @@ impl Timed {
         }
     }
 
-    /// `call`, timed; past the limit, the error `timed_out` makes.
-    fn time<'a, T: Send + 'a>(
+    /// `call` (a read's or a write's), timed; past the limit, the error
+    /// `timed_out` makes.
+    fn time<'a, T: Send + 'a, E: From<StoreError> + Send + 'a>(
         &'a self,
         op: &'static str,
-        call: BoxFuture<'a, Result<T, StoreError>>,
-    ) -> BoxFuture<'a, Result<T, StoreError>> {
+        call: BoxFuture<'a, Result<T, E>>,
+    ) -> BoxFuture<'a, Result<T, E>> {
         Box::pin(async move {
             let t0 = Instant::now();
             let out = tokio::time::timeout(self.limit, call)
                 .await
-                .unwrap_or_else(|_| Err(self.timed_out(op)));
-            self.database
-                .get_or_create(&DatabaseLabels { op })
-                .observe(t0.elapsed().as_secs_f64());
-            out
-        })
-    }
-
-    /// A write, timed and bounded as [`Timed::time`].
-    fn time_write<'a>(
-        &'a self,
-        op: &'static str,
-        call: BoxFuture<'a, Result<(), SaveError>>,
-    ) -> BoxFuture<'a, Result<(), SaveError>> {
-        Box::pin(async move {
-            let t0 = Instant::now();
-            let out = tokio::time::timeout(self.limit, call)
-                .await
-                .unwrap_or_else(|_| Err(SaveError::Failed(self.timed_out(op))));
+                .unwrap_or_else(|_| Err(self.timed_out(op).into()));
             self.database
                 .get_or_create(&DatabaseLabels { op })
                 .observe(t0.elapsed().as_secs_f64());
@@ -241,11 +224,11 @@ impl Storage for Timed {
     }
 
     fn insert(&self, row: GameRow) -> BoxFuture<'_, Result<(), SaveError>> {
-        self.time_write("insert", self.inner.insert(row))
+        self.time("insert", self.inner.insert(row))
     }
 
     fn update(&self, row: GameRow, expected: i64) -> BoxFuture<'_, Result<(), SaveError>> {
-        self.time_write("update", self.inner.update(row, expected))
+        self.time("update", self.inner.update(row, expected))
     }
 
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, StoreError>> {

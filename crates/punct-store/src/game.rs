@@ -9,7 +9,7 @@ use punct_core::{Outcome, Side};
 use std::fmt;
 
 /// A game as stored: everything needed to rebuild it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRow {
     pub id: String,
     pub variant: String,
@@ -66,48 +66,14 @@ pub struct GameRow {
     pub review: Option<String>,
 }
 
-impl Default for GameRow {
-    fn default() -> GameRow {
-        GameRow {
-            id: String::new(),
-            variant: String::new(),
-            mode: Mode::Hotseat,
-            white_token: None,
-            black_token: None,
-            start: String::new(),
-            moves: String::new(),
-            end: None,
-            draw_offer: None,
-            takeback: None,
-            created: 0,
-            updated: 0,
-            version: 0,
-            finished: None,
-            plies: 0,
-            invite: None,
-            imported: false,
-            tags: None,
-            white_name: None,
-            black_name: None,
-            clock: None,
-            white_ms: None,
-            black_ms: None,
-            clock_since: None,
-            assisted: false,
-            rematch_offer: None,
-            rematch: None,
-            review: None,
-        }
-    }
-}
-
-/// How a game is played.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// How a game is played (`Hotseat` in a row made from defaults).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
     /// One person against the AI at `level`, which plays `ai_side` (the
     /// person plays the other).
     Ai { level: u32, ai_side: Side },
     /// Two people at one screen: one token moves for both.
+    #[default]
     Hotseat,
     /// Two people, each with their seat's token.
     Online,
@@ -137,6 +103,17 @@ impl Mode {
 pub struct End {
     pub outcome: Outcome,
     pub reason: EndReason,
+}
+
+impl End {
+    /// The end `reason` makes, its outcome following from it; `None` for
+    /// a recorded result, whose outcome is the record's own.
+    pub fn by(reason: EndReason) -> Option<End> {
+        Some(End {
+            outcome: reason.outcome()?,
+            reason,
+        })
+    }
 }
 
 /// Why a game ended when the position does not show it.
@@ -195,11 +172,7 @@ impl EndReason {
     /// `time:black`, `abandonment:white`, `recorded`): the column's text
     /// and a record's `Termination` tag.
     pub fn parse(word: &str) -> Option<EndReason> {
-        let side = |name: &str| match name {
-            "white" => Some(Side::White),
-            "black" => Some(Side::Black),
-            _ => None,
-        };
+        let side = Side::from_name;
         Some(match word.split_once(':') {
             None if word == "agreement" => EndReason::Agreement,
             None if word == "recorded" => EndReason::Recorded,
@@ -274,9 +247,9 @@ impl Words {
         };
         let side = |column: &str, text: Option<String>| match text.as_deref() {
             None => Ok(None),
-            Some("white") => Ok(Some(Side::White)),
-            Some("black") => Ok(Some(Side::Black)),
-            Some(other) => Err(bad(column, other)),
+            Some(word) => Side::from_name(word)
+                .map(Some)
+                .ok_or_else(|| bad(column, word)),
         };
         row.mode = match self.mode.as_str() {
             // The first releases' rows read as they did then: a missing

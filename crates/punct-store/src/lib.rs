@@ -39,6 +39,13 @@ pub enum SaveError {
     Failed(StoreError),
 }
 
+/// The database failed the write.
+impl From<StoreError> for SaveError {
+    fn from(e: StoreError) -> SaveError {
+        SaveError::Failed(e)
+    }
+}
+
 impl std::fmt::Display for SaveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -5,7 +5,7 @@ use crate::app::{new_token, Shared};
 use crate::clock::TimeControl;
 use crate::create::NewGame;
 use crate::error::ApiError;
-use crate::games::{now_ms, parse_name, side_from_name, LiveGame, Mode, Request};
+use crate::games::{now_ms, parse_name, LiveGame, Mode, Request};
 use crate::limits::Client;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
@@ -563,7 +563,7 @@ pub(crate) async fn post_name(
     let name = parse_name(req.name.as_deref())?;
     let side = match req.side.as_deref() {
         None => None,
-        Some(s) => Some(side_from_name(s).ok_or_else(|| {
+        Some(s) => Some(Side::from_name(s).ok_or_else(|| {
             ApiError::bad_request(
                 "bad_side",
                 format!("{s:?} is not a side: use white or black"),

@@ -157,11 +157,9 @@ impl fmt::Display for GameError {
                 write!(f, "a game whose rematch has begun cannot be taken back")
             }
             TimeOut(side) => {
-                let reason = super::EndReason::Time(*side);
-                let fell = super::end_text(super::End {
-                    outcome: reason.outcome().unwrap_or(punct_core::Outcome::Unfinished),
-                    reason,
-                });
+                let fell = super::End::by(super::EndReason::Time(*side))
+                    .map(super::end_text)
+                    .unwrap_or_default();
                 write!(
                     f,
                     "{fell}: the flag fell before this request, and the game is over"

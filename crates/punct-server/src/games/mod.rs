@@ -30,14 +30,6 @@ pub fn end_text(end: End) -> String {
     }
 }
 
-pub fn side_from_name(s: &str) -> Option<Side> {
-    match s {
-        "white" => Some(Side::White),
-        "black" => Some(Side::Black),
-        _ => None,
-    }
-}
-
 /// A word for the players that is not stored (the AI declining a draw, a
 /// player joining): a client says it in its own language by its code
 /// (`game.notice.<code>`) with the side it names; `text()` is the English.
@@ -241,11 +233,6 @@ impl LiveGame {
         self.row.mode.ai_side()
     }
 
-    /// How the game is played.
-    pub fn mode(&self) -> Mode {
-        self.row.mode
-    }
-
     /// Whether the AI should move now.
     pub fn ai_to_move(&self) -> bool {
         !self.is_over() && self.ai_side() == Some(self.position().side_to_move())
@@ -264,10 +251,10 @@ impl LiveGame {
     /// (a record's stated result is stored as read, in create.rs): offers
     /// and requests lapse.
     pub(crate) fn end(&mut self, reason: EndReason) {
-        let Some(outcome) = reason.outcome() else {
+        let Some(end) = End::by(reason) else {
             return;
         };
-        self.row.end = Some(End { outcome, reason });
+        self.row.end = Some(end);
         self.row.draw_offer = None;
         self.row.takeback = None;
         self.notice = None;
