@@ -157,11 +157,21 @@ impl App {
         game: &mut LiveGame,
         before: LiveGame,
     ) -> Result<Arc<str>, SaveError> {
-        if let Err(e) = self
-            .store
-            .update(game.row.clone(), before.row.version)
-            .await
-        {
+        // A rematch is stored with the change that links to it, or not at
+        // all: two instances starting it at once cannot make two.
+        let written = match game.rematch_new.take() {
+            Some(new) => {
+                self.store
+                    .update_and_insert(game.row.clone(), before.row.version, new)
+                    .await
+            }
+            None => {
+                self.store
+                    .update(game.row.clone(), before.row.version)
+                    .await
+            }
+        };
+        if let Err(e) = written {
             *game = before;
             return Err(e);
         }
@@ -188,7 +198,6 @@ impl App {
         // Changed by another instance: if the AI is to move now, the write
         // put its job, and whoever claims it thinks.
         fresh.ai_elsewhere = self.store.jobs().is_some() || game.ai_elsewhere;
-        fresh.rematch_pending = game.rematch_pending.take();
         *game = fresh;
         slot.stop_ai();
         slot.publish(game);

@@ -231,6 +231,18 @@ impl Storage for Timed {
         self.time("update", self.inner.update(row, expected))
     }
 
+    fn update_and_insert(
+        &self,
+        row: GameRow,
+        expected: i64,
+        new: GameRow,
+    ) -> BoxFuture<'_, Result<(), SaveError>> {
+        self.time(
+            "update_and_insert",
+            self.inner.update_and_insert(row, expected, new),
+        )
+    }
+
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, StoreError>> {
         self.time("load", self.inner.load(id))
     }

@@ -2,9 +2,10 @@
 //! colours swapped. Online the other player answers the offer; against
 //! the AI or at one screen it starts at once. Each player keeps their
 //! seat's token, so their browser holds the new seat without a new link.
+//! The new game is stored with the change that links the old one to it,
+//! in one transaction (`App::commit`): a rematch begins once.
 
 use crate::app::App;
-use crate::error::ApiError;
 use crate::games::{now_ms, Action, GameError, LiveGame, Mode, Notice, Offer};
 use crate::limits::ClientKey;
 use punct_core::Position;
@@ -13,18 +14,13 @@ use std::sync::Arc;
 
 impl LiveGame {
     /// Offers, accepts or declines a rematch for the holder of `token`.
-    /// Answers the new game's row (to be stored as `new_id`) when the
-    /// rematch starts; the game then points to it.
-    pub fn rematch(
-        &mut self,
-        token: &str,
-        action: Action,
-        new_id: &str,
-    ) -> Result<Option<GameRow>, GameError> {
+    /// When the rematch starts, this game points to it (`new_id`) and
+    /// `rematch_new` holds its row, to be stored with this change.
+    pub fn rematch(&mut self, token: &str, action: Action, new_id: &str) -> Result<(), GameError> {
         if !self.is_over() {
             return Err(GameError::GameOn);
         }
-        if let Some(id) = self.row.rematch.as_ref().or(self.rematch_pending.as_ref()) {
+        if let Some(id) = &self.row.rematch {
             return Err(GameError::RematchStarted(id.clone()));
         }
         let seats = self.seats(token);
@@ -35,7 +31,8 @@ impl LiveGame {
         let answering = offered_by.is_some_and(|o| o != side || seats.len() > 1);
         match action {
             Action::Propose | Action::Accept if self.row.mode != Mode::Online || answering => {
-                Ok(Some(self.start_rematch(new_id)))
+                self.start_rematch(new_id);
+                Ok(())
             }
             Action::Propose => {
                 if offered_by == Some(side) {
@@ -44,7 +41,7 @@ impl LiveGame {
                 self.row.rematch_offer = Some(side);
                 self.notice = None;
                 self.changed();
-                Ok(None)
+                Ok(())
             }
             // Online, with nothing offered to this player.
             Action::Accept => Err(GameError::NoOffer(Offer::Rematch)),
@@ -53,27 +50,15 @@ impl LiveGame {
                 self.row.rematch_offer = None;
                 self.notice = Some(Notice::RematchDeclined(side));
                 self.changed();
-                Ok(None)
+                Ok(())
             }
         }
     }
 
-    /// Ends the rematch `id` begun by [`LiveGame::rematch`]: points to it
-    /// once it is `stored`, else says it failed (a new one may begin).
-    pub fn point_to_rematch(&mut self, id: &str, stored: bool) {
-        self.rematch_pending = None;
-        if stored {
-            self.row.rematch = Some(id.to_string());
-        } else {
-            self.notice = Some(Notice::RematchFailed);
-        }
-        self.changed();
-    }
-
     /// The rematch's row (seats, names and the AI's side swapped; the
-    /// same variant, mode and time control); this game points to it once
-    /// it is stored ([`LiveGame::point_to_rematch`]).
-    fn start_rematch(&mut self, new_id: &str) -> GameRow {
+    /// same variant, mode and time control, the clocks full), in
+    /// `rematch_new`; this game points to it.
+    fn start_rematch(&mut self, new_id: &str) {
         let old = &self.row;
         let variant = self.position().variant();
         let now = now_ms();
@@ -99,31 +84,44 @@ impl LiveGame {
             clock: old.clock.clone(),
             ..GameRow::default()
         };
-        self.rematch_pending = Some(new_id.to_string());
+        // The clocks start full, as in any new game with this time control.
+        let mut new = LiveGame {
+            row,
+            game: punct_core::Game::from_position(Position::new(variant)),
+            notice: None,
+            ai_queued: false,
+            ai_elsewhere: false,
+            rematch_new: None,
+        };
+        new.set_time_control(new.time_control());
+        self.rematch_new = Some(new.row);
+        self.row.rematch = Some(new_id.to_string());
         self.row.rematch_offer = None;
         self.notice = None;
         self.changed();
-        row
     }
 }
 
 impl App {
-    /// Stores a rematch's new game and starts the AI if it moves first.
-    pub(crate) async fn add_rematch(
-        self: &Arc<Self>,
-        row: GameRow,
-        client: ClientKey,
-    ) -> Result<(), ApiError> {
-        let mut game = LiveGame::from_row(row).map_err(ApiError::internal)?;
-        // The clocks start full, as in any new game with this time control.
-        game.set_time_control(game.time_control());
-        let ai_job = self.reserve_ai(client, &mut game)?;
-        self.store
-            .insert(game.row.clone())
-            .await
-            .map_err(|e| ApiError::internal(e.to_string()))?;
-        let slot = self.insert(game);
-        self.start_ai(&slot, ai_job);
-        Ok(())
+    /// Brings a rematch just stored into memory and starts the AI if it
+    /// moves first, as `client`'s job (a full queue: the server's, later).
+    pub(crate) async fn adopt_rematch(self: &Arc<Self>, id: &str, client: ClientKey) {
+        let held = self.games.lock().expect("games lock").get(id).cloned();
+        let slot = match held {
+            Some(slot) => slot,
+            None => match self.store.load(id).await {
+                Ok(Some(row)) => match LiveGame::from_row(row) {
+                    Ok(game) => self.insert(game),
+                    Err(e) => return tracing::warn!("rematch {id}: {e}"),
+                },
+                // Read when asked for, like any stored game.
+                Ok(None) | Err(_) => return,
+            },
+        };
+        let job = self.reserve_ai(client, &mut *slot.game.lock().await);
+        match job {
+            Ok(job) => self.start_ai(&slot, job),
+            Err(_) => self.kick_ai(&slot).await,
+        }
     }
 }

@@ -348,3 +348,68 @@ fn offers_and_takebacks_made_on_one_instance_are_answered_on_another() {
         assert_eq!(f["result"], over["game"]["result"]);
     }
 }
+
+#[test]
+fn a_rematch_started_on_two_instances_at_once_begins_once() {
+    let Some((servers, url)) = instances_with("a_rematch_raced", 2, Some(50), &[]) else {
+        return;
+    };
+    let (a, b) = (&servers[0], &servers[1]);
+    let specs = [
+        json!({"mode": "hotseat"}),
+        json!({"mode": "ai", "level": 1, "side": "white"}),
+    ];
+    let mut games = 0;
+    for round in 0..12 {
+        let spec = &specs[round % 2];
+        let g = a.create(spec.clone());
+        let token = g.white().to_string();
+        let (status, body) = a.post(
+            &format!("/api/games/{}/resign", g.id),
+            &json!({"token": token}),
+        );
+        assert_eq!(status, 200, "{body}");
+        // Both instances hold the ended game before the race.
+        b.wait_for(&g.id, CATCH_UP, |s| s["status"] == "over");
+        let barrier = std::sync::Barrier::new(2);
+        let answers: Vec<(u16, Value)> = std::thread::scope(|scope| {
+            let racers: Vec<_> = [a, b]
+                .into_iter()
+                .map(|server| {
+                    let (barrier, id, token) = (&barrier, &g.id, &token);
+                    scope.spawn(move || {
+                        barrier.wait();
+                        server.action(id, "rematch", token, "offer")
+                    })
+                })
+                .collect();
+            racers.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        games += 2;
+        let started: Vec<&str> = answers
+            .iter()
+            .filter(|(status, _)| *status == 200)
+            .map(|(_, s)| s["rematch"].as_str().expect("a rematch id"))
+            .collect();
+        let refused = answers
+            .iter()
+            .filter(|(status, body)| *status == 409 && body["error"]["code"] == "rematch_started")
+            .count();
+        // One starts it; the other finds it started.
+        assert!(
+            started.len() == 1 && refused == 1,
+            "round {round} ({spec}): {answers:?}"
+        );
+        let stored: usize = psql(&url, "SELECT count(*) FROM games")
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(stored, games, "round {round} ({spec}): one rematch stored");
+        let linked = psql(
+            &url,
+            &format!("SELECT rematch FROM games WHERE id = '{}'", g.id),
+        )
+        .unwrap();
+        assert_eq!(linked, started[0], "round {round}: the link names it");
+    }
+}

@@ -141,6 +141,17 @@ pub trait Storage: Send + Sync {
     /// another version (or is not there), nothing is written:
     /// [`SaveError::Stale`].
     fn update(&self, row: GameRow, expected_version: i64) -> BoxFuture<'_, Result<(), SaveError>>;
+    /// [`Storage::update`] and [`Storage::insert`] of a new game the
+    /// change links to (a rematch), in one transaction: both are
+    /// committed or neither, so whoever races to start the same rematch
+    /// finds the game changed ([`SaveError::Stale`]) and no second new
+    /// game exists.
+    fn update_and_insert(
+        &self,
+        row: GameRow,
+        expected_version: i64,
+        new: GameRow,
+    ) -> BoxFuture<'_, Result<(), SaveError>>;
     /// The game `id`, if stored.
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, StoreError>>;
     /// The games `filter` picks, most recently changed first, as lists

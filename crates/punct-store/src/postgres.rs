@@ -13,7 +13,7 @@ use super::{
     job_of, BoxFuture, Change, GameRow, ListFilter, SaveError, StoreError, COLUMNS, LIST_COLUMNS,
 };
 use crate::game::Words;
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
 use std::sync::OnceLock;
 use tokio::sync::broadcast;
 use tokio_postgres::types::ToSql;
@@ -317,36 +317,26 @@ impl Store {
 
     async fn insert_row(&self, row: GameRow) -> Result<(), SaveError> {
         let client = self.client().await.map_err(SaveError::Failed)?;
-        let words = Words::of(&row);
-        let ai_level = level_param(&words)?;
-        let job = job_of(&row).map(|j| j.as_str());
-        let stmt = client.prepare_cached(&INSERT).await.map_err(write_failed)?;
-        let mut params = row_params(&row, &words, &ai_level).to_vec();
-        params.push(&job);
-        let rows = client.query(&stmt, &params).await.map_err(write_failed)?;
-        if rows.is_empty() {
-            Err(SaveError::Duplicate)
-        } else {
-            Ok(())
-        }
+        insert_in(&client, &row).await
     }
 
     async fn update_row(&self, row: GameRow, expected: i64) -> Result<(), SaveError> {
         let client = self.client().await.map_err(SaveError::Failed)?;
-        let words = Words::of(&row);
-        let ai_level = level_param(&words)?;
-        let stmt = client.prepare_cached(&UPDATE).await.map_err(write_failed)?;
-        let job = job_of(&row).map(|j| j.as_str());
-        let mut params = row_params(&row, &words, &ai_level).to_vec();
-        params.push(&expected);
-        params.push(&job);
-        let rows = client.query(&stmt, &params).await.map_err(write_failed)?;
-        if rows.is_empty() {
-            // Another version, or no such game at all.
-            Err(SaveError::Stale)
-        } else {
-            Ok(())
-        }
+        update_in(&client, &row, expected).await
+    }
+
+    async fn update_and_insert_rows(
+        &self,
+        row: GameRow,
+        expected: i64,
+        new: GameRow,
+    ) -> Result<(), SaveError> {
+        let mut client = self.client().await.map_err(SaveError::Failed)?;
+        // Dropped without a commit, the transaction rolls back.
+        let tx = client.transaction().await.map_err(write_failed)?;
+        update_in(&tx, &row, expected).await?;
+        insert_in(&tx, &new).await?;
+        tx.commit().await.map_err(write_failed)
     }
 
     /// The games `filter` picks, reading `columns` ([`COLUMNS`] or a list's
@@ -494,6 +484,44 @@ fn redact(url: &str) -> String {
     }
 }
 
+/// Inserts a new game with `client` (a connection or a transaction).
+async fn insert_in(client: &impl GenericClient, row: &GameRow) -> Result<(), SaveError> {
+    let words = Words::of(row);
+    let ai_level = level_param(&words)?;
+    let job = job_of(row).map(|j| j.as_str());
+    let stmt = client.prepare_cached(&INSERT).await.map_err(write_failed)?;
+    let mut params = row_params(row, &words, &ai_level).to_vec();
+    params.push(&job);
+    let rows = client.query(&stmt, &params).await.map_err(write_failed)?;
+    if rows.is_empty() {
+        Err(SaveError::Duplicate)
+    } else {
+        Ok(())
+    }
+}
+
+/// Writes a changed game at its expected version with `client`.
+async fn update_in(
+    client: &impl GenericClient,
+    row: &GameRow,
+    expected: i64,
+) -> Result<(), SaveError> {
+    let words = Words::of(row);
+    let ai_level = level_param(&words)?;
+    let stmt = client.prepare_cached(&UPDATE).await.map_err(write_failed)?;
+    let job = job_of(row).map(|j| j.as_str());
+    let mut params = row_params(row, &words, &ai_level).to_vec();
+    params.push(&expected);
+    params.push(&job);
+    let rows = client.query(&stmt, &params).await.map_err(write_failed)?;
+    if rows.is_empty() {
+        // Another version, or no such game at all.
+        Err(SaveError::Stale)
+    } else {
+        Ok(())
+    }
+}
+
 fn write_failed(e: tokio_postgres::Error) -> SaveError {
     SaveError::Failed(StoreError::failed(format!(
         "database write failed: {}",
@@ -624,6 +652,15 @@ impl super::Storage for Store {
 
     fn update(&self, row: GameRow, expected: i64) -> BoxFuture<'_, Result<(), SaveError>> {
         Box::pin(self.update_row(row, expected))
+    }
+
+    fn update_and_insert(
+        &self,
+        row: GameRow,
+        expected: i64,
+        new: GameRow,
+    ) -> BoxFuture<'_, Result<(), SaveError>> {
+        Box::pin(self.update_and_insert_rows(row, expected, new))
     }
 
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, StoreError>> {

@@ -325,6 +325,8 @@ enum Write {
     Insert(GameRow),
     /// A changed game, expected at this version in the database.
     Update(GameRow, i64),
+    /// A changed game and a new game it links to: both or neither.
+    UpdateAndInsert(GameRow, i64, GameRow),
     /// The readiness check's write: the database header rewritten with
     /// its own schema version, so the write reaches the file (and, with
     /// `--sync full`, the disk) like a game's without touching a game.
@@ -399,6 +401,18 @@ impl Store {
     /// another version, nothing is written: [`SaveError::Stale`].
     pub async fn update(&self, row: GameRow, expected_version: i64) -> Result<(), SaveError> {
         self.write(Write::Update(row, expected_version)).await
+    }
+
+    /// Stores a changed game (see [`Store::update`]) and a new game it
+    /// links to (see [`Store::insert`]) in one transaction: both or neither.
+    pub async fn update_and_insert(
+        &self,
+        row: GameRow,
+        expected_version: i64,
+        new: GameRow,
+    ) -> Result<(), SaveError> {
+        self.write(Write::UpdateAndInsert(row, expected_version, new))
+            .await
     }
 
     async fn write(&self, write: Write) -> Result<(), SaveError> {
@@ -554,39 +568,60 @@ fn write_failed(e: rusqlite::Error) -> SaveError {
 /// so one write's failure is that write's answer alone.
 fn apply(conn: &Connection, write: &Write) -> Result<(), SaveError> {
     match write {
-        Write::Insert(g) => {
-            let mut stmt = conn
-                .prepare_cached(&format!("INSERT INTO games ({COLUMNS}) VALUES ({PLACES})"))
+        Write::Insert(g) => insert(conn, g),
+        Write::Update(g, expected) => update(conn, g, *expected),
+        Write::UpdateAndInsert(g, expected, new) => {
+            // A savepoint undoes the update if the insert fails, and
+            // leaves the batch's other writes alone.
+            conn.execute_batch("SAVEPOINT linked")
                 .map_err(write_failed)?;
-            let words = Words::of(g);
-            match stmt.execute(&row_params(g, &words)[..]) {
-                Ok(_) => Ok(()),
-                // Only the id's uniqueness means "taken": another
-                // constraint (NOT NULL, a trigger) is a failure, which a
-                // caller must not answer by retrying with a new id.
-                Err(rusqlite::Error::SqliteFailure(e, _))
-                    if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
-                {
-                    Err(SaveError::Duplicate)
-                }
-                Err(e) => Err(write_failed(e)),
+            let answer = update(conn, g, *expected).and_then(|()| insert(conn, new));
+            if answer.is_err() && !conn.is_autocommit() {
+                conn.execute_batch("ROLLBACK TO linked")
+                    .map_err(write_failed)?;
             }
+            if !conn.is_autocommit() {
+                conn.execute_batch("RELEASE linked").map_err(write_failed)?;
+            }
+            answer
         }
         Write::Heartbeat => conn
             .pragma_update(None, "user_version", SCHEMA_VERSION)
             .map_err(write_failed),
-        Write::Update(g, expected) => {
-            let mut stmt = conn.prepare_cached(&UPDATE).map_err(write_failed)?;
-            let words = Words::of(g);
-            let mut params: Vec<&dyn rusqlite::ToSql> = row_params(g, &words).to_vec();
-            params.push(expected);
-            match stmt.execute(&params[..]) {
-                Ok(1) => Ok(()),
-                // Another version, or no such game at all.
-                Ok(_) => Err(SaveError::Stale),
-                Err(e) => Err(write_failed(e)),
-            }
+    }
+}
+
+/// A new game: never replaces one.
+fn insert(conn: &Connection, g: &GameRow) -> Result<(), SaveError> {
+    let mut stmt = conn
+        .prepare_cached(&format!("INSERT INTO games ({COLUMNS}) VALUES ({PLACES})"))
+        .map_err(write_failed)?;
+    let words = Words::of(g);
+    match stmt.execute(&row_params(g, &words)[..]) {
+        Ok(_) => Ok(()),
+        // Only the id's uniqueness means "taken": another
+        // constraint (NOT NULL, a trigger) is a failure, which a
+        // caller must not answer by retrying with a new id.
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+        {
+            Err(SaveError::Duplicate)
         }
+        Err(e) => Err(write_failed(e)),
+    }
+}
+
+/// A changed game, at its expected version.
+fn update(conn: &Connection, g: &GameRow, expected: i64) -> Result<(), SaveError> {
+    let mut stmt = conn.prepare_cached(&UPDATE).map_err(write_failed)?;
+    let words = Words::of(g);
+    let mut params: Vec<&dyn rusqlite::ToSql> = row_params(g, &words).to_vec();
+    params.push(&expected);
+    match stmt.execute(&params[..]) {
+        Ok(1) => Ok(()),
+        // Another version, or no such game at all.
+        Ok(_) => Err(SaveError::Stale),
+        Err(e) => Err(write_failed(e)),
     }
 }
 
@@ -712,6 +747,15 @@ impl super::Storage for Store {
 
     fn update(&self, row: GameRow, expected: i64) -> BoxFuture<'_, Result<(), SaveError>> {
         Box::pin(Store::update(self, row, expected))
+    }
+
+    fn update_and_insert(
+        &self,
+        row: GameRow,
+        expected: i64,
+        new: GameRow,
+    ) -> BoxFuture<'_, Result<(), SaveError>> {
+        Box::pin(Store::update_and_insert(self, row, expected, new))
     }
 
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<GameRow>, StoreError>> {
@@ -946,6 +990,40 @@ mod tests {
             Err(SaveError::Stale)
         );
         assert_eq!(store.load("nope").unwrap(), None);
+    }
+
+    #[test]
+    fn a_linked_new_game_is_stored_with_its_change_or_not_at_all() {
+        let dir = TempDir::new();
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        block_on(store.insert(row("old"))).unwrap();
+        block_on(store.insert(row("taken"))).unwrap();
+        let linked = |to: &str| GameRow {
+            rematch: Some(to.into()),
+            version: 2,
+            ..row("old")
+        };
+        // The change is stale: no new game.
+        assert_eq!(
+            block_on(store.update_and_insert(linked("new"), 7, row("new"))),
+            Err(SaveError::Stale)
+        );
+        assert_eq!(store.load("new").unwrap(), None);
+        // The new game's id is taken: the change is undone with it.
+        assert_eq!(
+            block_on(store.update_and_insert(linked("taken"), 1, row("taken"))),
+            Err(SaveError::Duplicate)
+        );
+        assert_eq!(store.load("old").unwrap(), Some(row("old")));
+        // Both, and then a second start finds the change made.
+        block_on(store.update_and_insert(linked("new"), 1, row("new"))).unwrap();
+        assert_eq!(store.load("old").unwrap(), Some(linked("new")));
+        assert_eq!(store.load("new").unwrap(), Some(row("new")));
+        assert_eq!(
+            block_on(store.update_and_insert(linked("other"), 1, row("other"))),
+            Err(SaveError::Stale)
+        );
+        assert_eq!(store.load("other").unwrap(), None);
     }
 
     #[test]

@@ -588,23 +588,16 @@ pub(crate) async fn post_rematch(
 ) -> Result<Response, ApiError> {
     let action = Request::Rematch.action(&req.action)?;
     let new_id = new_token(&app, 10);
-    let mut new_row = None;
-    let mut changed = app
+    let mut started = false;
+    let changed = app
         .change_by(client, &id, |g| {
-            new_row = g.rematch(&req.token, action, &new_id)?;
+            g.rematch(&req.token, action, &new_id)?;
+            started = g.rematch_new.is_some();
             Ok(())
         })
         .await?;
-    if let Some(row) = new_row {
-        let stored = app.add_rematch(row, client).await;
-        changed = app
-            .change(&id, |g| {
-                // Pages follow the pointer at once: named only now.
-                g.point_to_rematch(&new_id, stored.is_ok());
-                Ok(())
-            })
-            .await?;
-        stored?;
+    if started {
+        app.adopt_rematch(&new_id, client).await;
     }
     Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }

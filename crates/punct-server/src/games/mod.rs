@@ -41,8 +41,6 @@ pub enum Notice {
     DrawDeclined(Side),
     TakebackDeclined(Side),
     RematchDeclined(Side),
-    /// The rematch could not be stored; it may be begun again.
-    RematchFailed,
     /// The AI's move could not be saved; it tries again shortly.
     AiNotSaved,
     /// The AI's search failed; it tries again shortly.
@@ -54,13 +52,12 @@ pub enum Notice {
 impl Notice {
     /// One of each (a side where it names one), for checking that every
     /// code has a text.
-    pub const ALL: [Notice; 9] = [
+    pub const ALL: [Notice; 8] = [
         Notice::Joined(Side::White),
         Notice::AiDeclinesDraw,
         Notice::DrawDeclined(Side::White),
         Notice::TakebackDeclined(Side::White),
         Notice::RematchDeclined(Side::White),
-        Notice::RematchFailed,
         Notice::AiNotSaved,
         Notice::AiNoMove,
         Notice::AiBusy,
@@ -74,7 +71,6 @@ impl Notice {
             Notice::DrawDeclined(_) => "draw_declined",
             Notice::TakebackDeclined(_) => "takeback_declined",
             Notice::RematchDeclined(_) => "rematch_declined",
-            Notice::RematchFailed => "rematch_failed",
             Notice::AiNotSaved => "ai_not_saved",
             Notice::AiNoMove => "ai_no_move",
             Notice::AiBusy => "ai_busy",
@@ -100,7 +96,6 @@ impl Notice {
             Notice::DrawDeclined(side) => format!("{} declines the draw", side.name()),
             Notice::TakebackDeclined(side) => format!("{} declines the takeback", side.name()),
             Notice::RematchDeclined(side) => format!("{} declines the rematch", side.name()),
-            Notice::RematchFailed => "the rematch could not be started; try again".into(),
             Notice::AiNotSaved => {
                 "the AI's move could not be saved; it will try again shortly".into()
             }
@@ -178,10 +173,10 @@ pub struct LiveGame {
     /// the game shows the AI thinking though no job here answers it. Not
     /// stored.
     pub ai_elsewhere: bool,
-    /// A rematch begun and not yet stored (rematch.rs): a second one is
-    /// refused, and `row.rematch`, which pages follow, is set only once it
-    /// is stored. Not stored.
-    pub rematch_pending: Option<String>,
+    /// The rematch this change starts (rematch.rs): stored with the
+    /// change, in one transaction, which also links this game to it
+    /// (`row.rematch`). Not stored itself.
+    pub rematch_new: Option<GameRow>,
 }
 
 pub fn now_ms() -> i64 {
@@ -216,7 +211,7 @@ impl LiveGame {
             notice: None,
             ai_queued: false,
             ai_elsewhere: false,
-            rematch_pending: None,
+            rematch_new: None,
         })
     }
 
@@ -598,7 +593,7 @@ impl LiveGame {
         if self.row.end.is_some() {
             return Err(GameError::Over(Over::ByResultOrAgreement));
         }
-        if self.row.rematch.is_some() || self.rematch_pending.is_some() {
+        if self.row.rematch.is_some() {
             // The players have gone on to the rematch, which the pages
             // follow: the old game stays ended.
             return Err(GameError::Over(Over::RematchBegun));

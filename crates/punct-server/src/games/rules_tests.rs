@@ -838,12 +838,8 @@ fn a_game_whose_rematch_has_begun_cannot_be_taken_back() {
     let mut g = online_from(Position::from_position_string(WHITE_WINS_NEXT).unwrap());
     g.play(WHITE, WINNING_MOVE, None).unwrap();
     g.rematch(BLACK, Action::Propose, "g2").unwrap();
-    let new_row = g.rematch(WHITE, Action::Accept, "g2").unwrap();
-    assert!(new_row.is_some());
-    // Begun, not yet stored: already refused.
-    let e = ApiError::from(g.takeback(WHITE, Action::Propose).unwrap_err());
-    assert_eq!((e.status.as_u16(), e.code), (409, "game_over"));
-    g.point_to_rematch("g2", true);
+    g.rematch(WHITE, Action::Accept, "g2").unwrap();
+    assert!(g.rematch_new.is_some());
     assert_eq!(g.row.rematch.as_deref(), Some("g2"));
     // Clients follow `rematch` to the new game; the old one stays ended.
     let before = g.row.clone();
@@ -1621,9 +1617,11 @@ fn an_online_rematch_offered_and_accepted_swaps_colours_and_keeps_tokens() {
     play_online(&mut g, 3);
     g.resign(BLACK).unwrap();
 
-    assert_eq!(g.rematch(WHITE, Action::Propose, "g2").unwrap(), None);
+    g.rematch(WHITE, Action::Propose, "g2").unwrap();
+    assert_eq!(g.rematch_new, None);
     assert_eq!(g.row.rematch_offer, Some(Side::White));
-    let new = g.rematch(BLACK, Action::Accept, "g2").unwrap().unwrap();
+    g.rematch(BLACK, Action::Accept, "g2").unwrap();
+    let new = g.rematch_new.take().unwrap();
     // The new game: colours, tokens and names swapped, same settings.
     assert_eq!(new.id, "g2");
     assert_eq!((new.mode, new.variant.as_str()), (Mode::Online, "standard"));
@@ -1632,6 +1630,9 @@ fn an_online_rematch_offered_and_accepted_swaps_colours_and_keeps_tokens() {
     assert_eq!(new.white_name.as_deref(), Some("Bea"));
     assert_eq!(new.black_name.as_deref(), Some("Ada"));
     assert_eq!(new.clock, g.row.clock);
+    // Both clocks full, whatever was left on the old game's.
+    let full = g.time_control().map(|tc| tc.initial_ms());
+    assert_eq!((new.white_ms, new.black_ms), (full, full));
     assert_eq!(new.invite, None);
     assert_eq!((new.moves.as_str(), new.plies, new.version), ("", 0, 1));
     assert_eq!((new.end, new.finished), (None, None));
@@ -1639,15 +1640,9 @@ fn an_online_rematch_offered_and_accepted_swaps_colours_and_keeps_tokens() {
     assert_eq!(next.seats(WHITE), [B]);
     assert_eq!(next.seats(BLACK), [W]);
     assert_eq!(next.row.mode, Mode::Online);
-    // The old game waits for the new one to be stored, then points to it.
-    assert_eq!(g.rematch_pending.as_deref(), Some("g2"));
-    assert_eq!(
-        (g.row.rematch_offer.as_ref(), g.row.rematch.as_ref()),
-        (None, None)
-    );
-    g.point_to_rematch("g2", true);
+    // The old game points to it (both are stored in one transaction).
+    assert_eq!(g.row.rematch_offer, None);
     assert_eq!(g.row.rematch.as_deref(), Some("g2"));
-    assert_eq!(g.rematch_pending, None);
     // Only one rematch.
     let e = refused(
         &mut g,
@@ -1663,9 +1658,9 @@ fn offering_a_rematch_back_to_the_offerer_starts_it() {
     let mut g = online();
     g.resign(WHITE).unwrap();
     g.rematch(WHITE, Action::Propose, "g2").unwrap();
-    let new = g.rematch(BLACK, Action::Propose, "g2").unwrap();
-    assert!(new.is_some());
-    assert_eq!(g.rematch_pending.as_deref(), Some("g2"));
+    g.rematch(BLACK, Action::Propose, "g2").unwrap();
+    assert!(g.rematch_new.is_some());
+    assert_eq!(g.row.rematch.as_deref(), Some("g2"));
 }
 
 #[test]
@@ -1673,10 +1668,13 @@ fn a_declined_rematch_clears_the_offer_with_a_notice() {
     let mut g = online();
     g.resign(WHITE).unwrap();
     g.rematch(WHITE, Action::Propose, "g2").unwrap();
-    assert_eq!(g.rematch(BLACK, Action::Decline, "g2").unwrap(), None);
+    g.rematch(BLACK, Action::Decline, "g2").unwrap();
     assert_eq!(g.row.rematch_offer, None);
     assert_eq!(g.notice, Some(Notice::RematchDeclined(B)));
-    assert_eq!(g.rematch_pending, None);
+    assert_eq!(
+        (g.rematch_new.as_ref(), g.row.rematch.as_ref()),
+        (None, None)
+    );
 }
 
 #[test]
@@ -1733,7 +1731,8 @@ fn a_rematch_offer_is_answered_by_the_other_player_only() {
 fn against_the_ai_a_rematch_starts_at_once_with_the_ai_on_the_other_side() {
     let mut g = against_ai(B);
     g.resign(ME).unwrap();
-    let new = g.rematch(ME, Action::Propose, "g2").unwrap().unwrap();
+    g.rematch(ME, Action::Propose, "g2").unwrap();
+    let new = g.rematch_new.take().unwrap();
     assert_eq!(
         new.mode,
         Mode::Ai {
@@ -1747,38 +1746,32 @@ fn against_the_ai_a_rematch_starts_at_once_with_the_ai_on_the_other_side() {
     assert_eq!(next.ai_side(), Some(W));
     assert_eq!(next.seats(ME), [B]);
     assert!(next.ai_to_move());
-    assert_eq!(g.rematch_pending.as_deref(), Some("g2"));
+    assert_eq!(g.row.rematch.as_deref(), Some("g2"));
 }
 
 #[test]
 fn at_the_hot_seat_a_rematch_starts_at_once() {
     let mut g = hotseat();
     g.resign(HOTSEAT).unwrap();
-    let new = g.rematch(HOTSEAT, Action::Propose, "g2").unwrap().unwrap();
+    g.rematch(HOTSEAT, Action::Propose, "g2").unwrap();
+    let new = g.rematch_new.take().unwrap();
     assert_eq!(new.mode, Mode::Hotseat);
     assert_eq!(new.white_token.as_deref(), Some(HOTSEAT));
     assert_eq!(new.black_token.as_deref(), Some(HOTSEAT));
 }
 
 #[test]
-fn a_rematch_that_failed_to_be_stored_can_be_begun_again() {
+fn a_second_rematch_is_refused_once_one_began() {
     let mut g = hotseat();
     g.resign(HOTSEAT).unwrap();
     g.rematch(HOTSEAT, Action::Propose, "g2").unwrap();
-    // Pending: a second one is refused.
-    refused(
+    let e = refused(
         &mut g,
         |g| g.rematch(HOTSEAT, Action::Propose, "g3"),
         "rematch_started",
         CONFLICT,
     );
-    g.point_to_rematch("g2", false);
-    assert_eq!(g.notice, Some(Notice::RematchFailed));
-    assert_eq!(
-        (g.row.rematch.as_ref(), g.rematch_pending.as_ref()),
-        (None, None)
-    );
-    assert!(g.rematch(HOTSEAT, Action::Propose, "g3").unwrap().is_some());
+    assert_eq!(e.params["game"], "g2");
 }
 
 // ============================================================= abandonment
