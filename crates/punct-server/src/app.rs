@@ -208,7 +208,8 @@ impl App {
 
 impl Slot {
     pub(crate) fn new(game: LiveGame, app: &Arc<App>) -> Arc<Slot> {
-        let presence = Arc::new(crate::presence::Presence::new(&game));
+        let share = crate::presence::Share::of(&app.store, &app.jobs.lease.owner, &game.row.id);
+        let presence = Arc::new(crate::presence::Presence::new(&game, share));
         Arc::new_cyclic(|me| Slot {
             game: Mutex::new(game),
             updates: broadcast::channel(64).0,
@@ -333,6 +334,19 @@ pub(crate) async fn follow_changes(
                     .map(|slot| (slot.clone(), Some(version)))
                     .into_iter()
                     .collect(),
+                // Another instance's sockets on a game held here: shown.
+                Ok(Change::Presence { id, instance }) => {
+                    if let Some(slot) = games.get(&id).filter(|_| instance != app.jobs.lease.owner)
+                    {
+                        let presence = slot.presence.clone();
+                        tokio::spawn(async move {
+                            if let Err(e) = presence.refresh().await {
+                                tracing::warn!("game {id}: reading who is connected: {e}");
+                            }
+                        });
+                    }
+                    Vec::new()
+                }
                 // Missed some: every game held is read again.
                 Ok(Change::Missed) | Err(broadcast::error::RecvError::Lagged(_)) => {
                     games.values().map(|slot| (slot.clone(), None)).collect()
@@ -353,6 +367,67 @@ pub(crate) async fn follow_changes(
                     tracing::warn!("game {}: reading it again: {}", game.row.id, e.message);
                 }
             });
+        }
+    }
+}
+
+/// Where instances share a database, every few seconds: this instance
+/// confirms its presence rows of the games it serves sockets for (and
+/// writes those it could not), reads the other instances' rows of them in
+/// one query (one that died stops confirming: its sockets are shown
+/// closed), and now and then removes rows too old to matter.
+pub(crate) async fn share_presence(app: Arc<App>) {
+    use crate::presence::{Presence, RENEW_EVERY};
+    let Some(board) = app.store.presence() else {
+        return;
+    };
+    let instance = app.jobs.lease.owner.clone();
+    // A row's closing times matter for abandonment claims: kept well past
+    // the longest wait for one.
+    let keep_ms = (2 * app.config.abandon_after.as_millis() as i64).max(3_600_000);
+    let mut stopping = app.stopping.subscribe();
+    let mut tick = tokio::time::interval(RENEW_EVERY);
+    let mut ticks = 0u64;
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = stopping.wait_for(|&s| s) => return,
+        }
+        ticks += 1;
+        let held: Vec<(String, Arc<Presence>)> = {
+            let games = app.games.lock().expect("games lock");
+            games
+                .iter()
+                .filter(|(_, slot)| slot.presence.to_renew())
+                .map(|(id, slot)| (id.clone(), slot.presence.clone()))
+                .collect()
+        };
+        for (_, presence) in held.iter().filter(|(_, p)| p.unwritten()) {
+            presence.write().await;
+        }
+        let ids: Vec<String> = held.iter().map(|(id, _)| id.clone()).collect();
+        if !ids.is_empty() {
+            if let Err(e) = board.renew(&instance, &ids, now_ms()).await {
+                tracing::warn!("confirming who is connected here: {e}");
+            }
+            match board.read(&ids).await {
+                Ok(rows) => {
+                    let mut by_game: HashMap<String, Vec<punct_store::PresenceRow>> =
+                        HashMap::new();
+                    for (id, row) in rows {
+                        by_game.entry(id).or_default().push(row);
+                    }
+                    for (id, presence) in &held {
+                        presence.set_others(by_game.remove(id).unwrap_or_default());
+                    }
+                }
+                Err(e) => tracing::warn!("reading who is connected elsewhere: {e}"),
+            }
+        }
+        if ticks.is_multiple_of(12) {
+            if let Err(e) = board.forget(now_ms() - keep_ms).await {
+                tracing::warn!("removing old presence rows: {e}");
+            }
         }
     }
 }

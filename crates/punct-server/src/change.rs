@@ -118,6 +118,9 @@ impl App {
         token: &str,
     ) -> Result<Changed, ApiError> {
         let presence = self.slot(id).await?.presence.clone();
+        // Decided on every instance's sockets as they are now, not as last
+        // shown.
+        presence.refresh().await?;
         let after_ms = self.config.abandon_after.as_millis() as i64;
         self.change_by(client, id, |g| {
             g.abandon(token, |side| presence.away_ms(side, now_ms()), after_ms)

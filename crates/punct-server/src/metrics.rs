@@ -10,7 +10,8 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 use punct_store::{
-    BoxFuture, Change, ErrorKind, GameRow, ListFilter, SaveError, Storage, StoreError,
+    BoxFuture, Change, ErrorKind, GameRow, JobKind, JobQueue, Lease, ListFilter, PresenceBoard,
+    PresenceRow, SaveError, Storage, StoreError,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -274,7 +275,87 @@ impl Storage for Timed {
         self.inner.changes()
     }
 
-    fn jobs(&self) -> Option<&dyn punct_store::JobQueue> {
-        self.inner.jobs()
+    fn jobs(&self) -> Option<&dyn JobQueue> {
+        self.inner.jobs().map(|_| self as &dyn JobQueue)
+    }
+
+    fn presence(&self) -> Option<&dyn PresenceBoard> {
+        self.inner.presence().map(|_| self as &dyn PresenceBoard)
+    }
+}
+
+// The shared jobs and presence, timed and bounded like the games' calls
+// (only asked for where the inner store has them).
+
+impl JobQueue for Timed {
+    fn claim<'a>(
+        &'a self,
+        id: &'a str,
+        kind: JobKind,
+        version: i64,
+        claim: &'a str,
+        lease: &'a Lease,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let jobs = self.inner.jobs().expect("a job queue");
+        self.time("job_claim", jobs.claim(id, kind, version, claim, lease))
+    }
+
+    fn take<'a>(
+        &'a self,
+        limit: u32,
+        unclaimed_for: Duration,
+        claim: &'a str,
+        lease: &'a Lease,
+    ) -> BoxFuture<'a, Result<Vec<(String, JobKind)>, StoreError>> {
+        let jobs = self.inner.jobs().expect("a job queue");
+        self.time("job_take", jobs.take(limit, unclaimed_for, claim, lease))
+    }
+
+    fn renew<'a>(
+        &'a self,
+        claims: &'a [String],
+        lease: &'a Lease,
+    ) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        let jobs = self.inner.jobs().expect("a job queue");
+        self.time("job_renew", jobs.renew(claims, lease))
+    }
+
+    fn release<'a>(&'a self, claim: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        let jobs = self.inner.jobs().expect("a job queue");
+        self.time("job_release", jobs.release(claim))
+    }
+}
+
+impl PresenceBoard for Timed {
+    fn publish<'a>(
+        &'a self,
+        game: &'a str,
+        row: &'a PresenceRow,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        let board = self.inner.presence().expect("a presence board");
+        self.time("presence_publish", board.publish(game, row))
+    }
+
+    fn read<'a>(
+        &'a self,
+        games: &'a [String],
+    ) -> BoxFuture<'a, Result<Vec<(String, PresenceRow)>, StoreError>> {
+        let board = self.inner.presence().expect("a presence board");
+        self.time("presence_read", board.read(games))
+    }
+
+    fn renew<'a>(
+        &'a self,
+        instance: &'a str,
+        games: &'a [String],
+        seen: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        let board = self.inner.presence().expect("a presence board");
+        self.time("presence_renew", board.renew(instance, games, seen))
+    }
+
+    fn forget(&self, before: i64) -> BoxFuture<'_, Result<u64, StoreError>> {
+        let board = self.inner.presence().expect("a presence board");
+        self.time("presence_forget", board.forget(before))
     }
 }

@@ -69,6 +69,7 @@ pub async fn serve(
     });
     crate::change::resume_ai_games(&app).await;
     tokio::spawn(crate::app::housekeeping(app.clone()));
+    tokio::spawn(crate::app::share_presence(app.clone()));
     // Other instances' changes, where the database is shared.
     if let Some(changes) = app.store.changes() {
         tokio::spawn(crate::app::follow_changes(app.clone(), changes));

@@ -413,3 +413,112 @@ fn a_rematch_started_on_two_instances_at_once_begins_once() {
         assert_eq!(linked, started[0], "round {round}: the link names it");
     }
 }
+
+/// Says hello on `ws` with `token` (its seat's) and waits for the answer.
+fn hold_seat(ws: &mut common::Ws, token: &str) {
+    ws.send(&json!({"type": "hello", "id": 1, "token": token}));
+    let ack = ws.recv_any_until(|m| m["id"] == 1);
+    assert_eq!(ack["type"], "ack", "{ack}");
+}
+
+/// An online real-time game, White's seat on `a`, Black's on `b`.
+fn timed_game_across(a: &Server, b: &Server) -> (common::Created, String, String) {
+    online_game_across(
+        a,
+        b,
+        json!({"mode": "online", "clock": {"type": "realtime", "initial": 600, "increment": 0}}),
+    )
+}
+
+#[test]
+fn presence_is_every_instances_and_a_connected_player_is_not_abandoned_anywhere() {
+    let Some((servers, _)) = instances_with("presence_across", 3, None, &["--abandon-after", "2s"])
+    else {
+        return;
+    };
+    let (a, b, c) = (&servers[0], &servers[1], &servers[2]);
+    let (g, white, black) = timed_game_across(a, b);
+    let mut on_a = a.live(&g.id);
+    hold_seat(&mut on_a, &white);
+    let mut on_b = b.live(&g.id);
+    hold_seat(&mut on_b, &black);
+    let _watching = c.live(&g.id);
+    // Every instance shows both players and C's spectator.
+    let everyone = |m: &Value| {
+        m["type"] == "presence"
+            && m["white"]["connected"] == true
+            && m["black"]["connected"] == true
+            && m["spectators"] == 1
+    };
+    on_a.recv_any_until(everyone);
+    on_b.recv_any_until(everyone);
+
+    // Long past --abandon-after, neither can claim against the other,
+    // on any instance.
+    std::thread::sleep(Duration::from_secs(3));
+    for server in [a, b, c] {
+        common::assert_error(&server.abandon(&g.id, &black), 409, "not_abandoned");
+        common::assert_error(&server.abandon(&g.id, &white), 409, "not_abandoned");
+    }
+
+    // White leaves A: B sees it, and a claim on B or C is allowed once
+    // White has been gone --abandon-after, not before.
+    drop(on_a);
+    let left = std::time::Instant::now();
+    on_b.recv_any_until(|m| m["type"] == "presence" && m["white"]["connected"] == false);
+    let over = loop {
+        let (status, body) = c.abandon(&g.id, &black);
+        if status == 200 {
+            break body;
+        }
+        common::assert_error(&(status, body), 409, "not_abandoned");
+        assert!(left.elapsed() < Duration::from_secs(60), "never allowed");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        left.elapsed() >= Duration::from_secs(2),
+        "allowed {:?} after White left",
+        left.elapsed()
+    );
+    assert_eq!(over["result"]["text"], "White left the game", "{over}");
+}
+
+#[test]
+fn a_player_on_an_instance_that_died_counts_as_gone_once_its_rows_expire() {
+    let Some((mut servers, _)) =
+        instances_with("presence_dead", 2, None, &["--abandon-after", "2s"])
+    else {
+        return;
+    };
+    let (g, white, black) = timed_game_across(&servers[0], &servers[1]);
+    let mut on_a = servers[0].live(&g.id);
+    hold_seat(&mut on_a, &white);
+    let mut on_b = servers[1].live(&g.id);
+    hold_seat(&mut on_b, &black);
+    on_b.recv_any_until(|m| m["type"] == "presence" && m["white"]["connected"] == true);
+    // A dies with White's socket: nothing tells B it closed.
+    servers[0].kill();
+    let died = std::time::Instant::now();
+    let b = &servers[1];
+    common::assert_error(&b.abandon(&g.id, &black), 409, "not_abandoned");
+    // Once A's row has gone unconfirmed long enough, B shows White gone…
+    on_b.recv_any_until(|m| m["type"] == "presence" && m["white"]["connected"] == false);
+    // …and the claim waits --abandon-after from then.
+    let over = loop {
+        let (status, body) = b.abandon(&g.id, &black);
+        if status == 200 {
+            break body;
+        }
+        common::assert_error(&(status, body), 409, "not_abandoned");
+        assert!(died.elapsed() < Duration::from_secs(90), "never allowed");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    // The row was confirmed at most 5 s before A died and expires 15 s
+    // after that; then 2 s more.
+    assert!(
+        died.elapsed() >= Duration::from_secs(12),
+        "allowed {:?} after White's instance died",
+        died.elapsed()
+    );
+    assert_eq!(over["result"]["text"], "White left the game", "{over}");
+}

@@ -11,11 +11,13 @@ mod error;
 mod game;
 pub mod jobs;
 pub mod postgres;
+pub mod presence;
 pub mod sqlite;
 
 pub use error::{ErrorKind, StoreError};
 pub use game::{End, EndReason, GameRow, Mode};
 pub use jobs::{job_of, JobKind, JobQueue, Lease};
+pub use presence::{PresenceBoard, PresenceRow};
 
 pub use sqlite::{SyncMode, SCHEMA_VERSION};
 
@@ -187,6 +189,12 @@ pub trait Storage: Send + Sync {
     fn jobs(&self) -> Option<&dyn JobQueue> {
         None
     }
+    /// Who is connected to each game on every instance sharing the
+    /// database (presence.rs); `None` where this process serves every
+    /// socket (SQLite).
+    fn presence(&self) -> Option<&dyn PresenceBoard> {
+        None
+    }
 }
 
 /// A change announced by the database.
@@ -194,6 +202,8 @@ pub trait Storage: Send + Sync {
 pub enum Change {
     /// Game `id` was stored at `version`.
     Game { id: String, version: i64 },
+    /// `instance` changed its presence row of game `id`.
+    Presence { id: String, instance: String },
     /// Announcements may have been missed (the connection that listens
     /// was lost and is back): every game held should be read again.
     Missed,

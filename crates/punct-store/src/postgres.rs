@@ -20,6 +20,7 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::NoTls;
 
 mod jobs;
+mod presence;
 
 mod embedded {
     refinery::embed_migrations!("src/postgres");
@@ -459,12 +460,18 @@ async fn listen(url: String, changes: broadcast::Sender<Change>) {
     }
 }
 
-/// `ID VERSION` → a change.
+/// `ID VERSION` or `ID presence INSTANCE` → a change.
 fn parse_payload(payload: &str) -> Option<Change> {
-    let (id, version) = payload.split_once(' ')?;
+    let (id, rest) = payload.split_once(' ')?;
+    if let Some(instance) = rest.strip_prefix("presence ") {
+        return Some(Change::Presence {
+            id: id.to_string(),
+            instance: instance.to_string(),
+        });
+    }
     Some(Change::Game {
         id: id.to_string(),
-        version: version.parse().ok()?,
+        version: rest.parse().ok()?,
     })
 }
 
@@ -726,6 +733,10 @@ impl super::Storage for Store {
         Some(self)
     }
 
+    fn presence(&self) -> Option<&dyn super::PresenceBoard> {
+        Some(self)
+    }
+
     fn heartbeat<'a>(&'a self, instance: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
             let client = self.client().await?;
@@ -777,6 +788,13 @@ mod tests {
         );
         assert_eq!(parse_payload("abc123"), None);
         assert_eq!(parse_payload("abc123 x"), None);
+        assert_eq!(
+            parse_payload("abc123 presence host-1-xy"),
+            Some(Change::Presence {
+                id: "abc123".into(),
+                instance: "host-1-xy".into()
+            })
+        );
     }
 
     #[test]

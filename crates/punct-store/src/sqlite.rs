@@ -326,7 +326,7 @@ enum Write {
     /// A changed game, expected at this version in the database.
     Update(GameRow, i64),
     /// A changed game and a new game it links to: both or neither.
-    UpdateAndInsert(GameRow, i64, GameRow),
+    UpdateAndInsert(GameRow, i64, Box<GameRow>),
     /// The readiness check's write: the database header rewritten with
     /// its own schema version, so the write reaches the file (and, with
     /// `--sync full`, the disk) like a game's without touching a game.
@@ -411,7 +411,7 @@ impl Store {
         expected_version: i64,
         new: GameRow,
     ) -> Result<(), SaveError> {
-        self.write(Write::UpdateAndInsert(row, expected_version, new))
+        self.write(Write::UpdateAndInsert(row, expected_version, Box::new(new)))
             .await
     }
 
