@@ -21,8 +21,9 @@
 #
 # Uses the PostgreSQL cluster of PUNCT_TEST_DATABASE_URL (scripts/test.sh
 # sets it) with a database of its own, or starts one (scripts/postgres.sh);
-# PUNCT_BIN, or the workspace's debug build. Needs nginx, caddy and openssl
-# (Debian packages; installed with apt-get when missing and run as root).
+# PUNCT_BIN, or the workspace's debug build. Needs nginx, caddy, openssl
+# and curl for HTTP/2 (Debian packages; installed with apt-get when missing
+# and run as root).
 # Prints "ok N - …" lines, then "# pass N" and "# fail N"; exits non-zero
 # on a failure, naming the step.
 set -euo pipefail
@@ -39,7 +40,7 @@ cluster=""
 
 cleanup() {
     local rc=$?
-    trap - EXIT INT TERM
+    trap - EXIT INT TERM HUP PIPE
     for pid in "${pids[@]}"; do
         kill -TERM "$pid" 2> /dev/null || true
     done
@@ -57,7 +58,10 @@ cleanup() {
     exit "$rc"
 }
 trap cleanup EXIT
-trap 'exit 143' INT TERM
+trap 'exit 143' INT TERM HUP
+# Output into a closed pipe fails (and so exits, cleaning up) instead of
+# killing the script before it could.
+trap 'exit 141' PIPE
 
 # A failure of the setup: named, with what the failing program said.
 fail() {
@@ -104,6 +108,7 @@ missing=()
 command -v nginx > /dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v caddy > /dev/null || missing+=(caddy)
 command -v openssl > /dev/null || missing+=(openssl)
+command -v curl > /dev/null || missing+=(curl)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
         apt-get update -qq
@@ -250,10 +255,14 @@ wait_port "$stub_port" || fail "the stub upstream does not listen" "$c/stub.err"
 echo "# setup: instances on $p1 and $p2, nginx on $ngx_https (http $ngx_http), caddy on $caddy_https, in $(($(date +%s) - started)) s"
 
 # --- the checks -------------------------------------------------------------------
-rc=0
+# In the background, so that a signal to this script (its trap) does not
+# wait for the client to finish.
 DEPLOY_HOST=$HOST DEPLOY_CA="$tmp/cert.pem" DEPLOY_NGINX_PORT=$ngx_https DEPLOY_NGINX_HTTP_PORT=$ngx_http \
     DEPLOY_CADDY_PORT=$caddy_https DEPLOY_STUB_LOG="$c/stub.log" DEPLOY_INSTANCES="${instances[*]}" \
-    DEPLOY_RATE_LIST=$RATE timeout 100 python3 scripts/deploy-client.py run || rc=$?
+    DEPLOY_RATE_LIST=$RATE timeout 100 python3 scripts/deploy-client.py run &
+pids+=("$!")
+rc=0
+wait "$!" 2> /dev/null || rc=$?
 if [ "$rc" != 0 ]; then
     [ "$rc" = 124 ] && echo "not ok - the client ran past 100 s" && echo "# fail 1"
     for f in "$tmp"/punct?.err "$n/error.log" "$c/caddy.log" "$n/changes.diff" "$c/changes.diff"; do
