@@ -463,8 +463,13 @@ def test_tls(env, port, name):
         pass
     finally:
         sock.close()
-    for h, v in (("x-content-type-options", "nosniff"), ("x-frame-options", "DENY")):
+    for h, v in (("x-content-type-options", "nosniff"), ("x-frame-options", "DENY"),
+                 ("strict-transport-security", "max-age=31536000")):
         check(a.header(h) == v, f"{name}: {h} is {a.header(h)!r} through the proxy")
+    # An error answer carries them too (nginx adds a header to some
+    # statuses only, unless `always`).
+    e = request(port, "GET", "/api/games/nosuchgame")
+    check(e.status == 404 and e.header("strict-transport-security"), f"{name}: a 404 through the proxy: {e.headers}")
 
 
 def curl(port, *args):
@@ -694,14 +699,14 @@ def run():
     env = Env()
     state = {}
     steps = [
-        ("nginx: TLS with the throwaway certificate, /api/health, security headers", lambda: test_tls(env, env.nginx, "nginx")),
+        ("nginx: TLS with the throwaway certificate, /api/health, security headers and HSTS", lambda: test_tls(env, env.nginx, "nginx")),
         ("nginx: HTTP/2, as browsers speak it", lambda: test_h2(env, env.nginx, "nginx")),
         ("nginx: a whole online game, both live sockets through the proxy", lambda: test_game(env, env.nginx, "nginx game", 1)),
         ("nginx: --public-url: foreign Host and Origin refused", lambda: test_public_url(env, env.nginx, "nginx")),
         ("nginx: plain HTTP redirects to https://", lambda: test_redirect(env)),
         ("nginx: /metrics served to loopback only", lambda: test_metrics(env, env.nginx, "nginx")),
         ("caddy: health checks of /api/health leave out a not-ready upstream", lambda: test_caddy_health(env)),
-        ("caddy: TLS with the throwaway certificate, /api/health, security headers", lambda: test_tls(env, env.caddy, "caddy")),
+        ("caddy: TLS with the throwaway certificate, /api/health, security headers and HSTS", lambda: test_tls(env, env.caddy, "caddy")),
         ("caddy: HTTP/2, as browsers speak it", lambda: test_h2(env, env.caddy, "caddy")),
         ("caddy: a whole online game, both live sockets through the proxy", lambda: test_game(env, env.caddy, "caddy game", 2)),
         ("caddy: --public-url: foreign Host and Origin refused", lambda: test_public_url(env, env.caddy, "caddy")),
