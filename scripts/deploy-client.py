@@ -188,6 +188,9 @@ class Socket:
         self.sock = connect(port, src, tls)
         self.buf = bytearray()
         self.parts = bytearray()
+        # Messages read while waiting for another: kept, in order, for a
+        # later wait (a state may come before the ack it follows, say).
+        self.backlog = []
         self.closed = None
         self.body = ""
         key = base64.b64encode(os.urandom(16)).decode()
@@ -291,7 +294,12 @@ class Socket:
         return None
 
     def wait(self, pred, what, timeout=TIMEOUT):
-        """The first message (skipping others) for which pred is true."""
+        """The first message for which pred is true: of those already read,
+        else of those still to come."""
+        for i, m in enumerate(self.backlog):
+            if pred(m):
+                del self.backlog[: i + 1]
+                return m
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -302,6 +310,7 @@ class Socket:
                 raise Failure(f"{what}: the socket closed ({self.closed})")
             if pred(m):
                 return m
+            self.backlog.append(m)
 
     def close(self):
         self.closed = self.closed or "closed by the client"
@@ -508,10 +517,15 @@ def test_game(env, port, name, seed):
         rec = request(port, "GET", f"/api/games/{g.id}/record", src="127.0.0.4")
         check(rec.status == 200 and res["score"] in rec.body, f"{name}: the record: {rec!r}")
         # Links are addresses on the public host: paths, never an instance's
-        # own http:// address.
+        # own http:// address; the page they open comes through the proxy,
+        # and opens its live socket with wss:// when served over https.
         for key in ("white", "black", "spectate"):
             link = g.links.get(key)
             check(link and link.startswith(f"/game/{g.id}"), f"{name}: links.{key} is {link!r}")
+        page = request(port, "GET", g.links["spectate"], src="127.0.0.4")
+        check(page.status == 200 and "/static/app.js" in page.body, f"{name}: the page of {g.links['spectate']}: {page!r}")
+        script = request(port, "GET", "/static/api.js", src="127.0.0.4")
+        check(script.status == 200 and '"wss"' in script.body, f"{name}: /static/api.js: {script.status}")
         for body in g.answers:
             check("http://" not in body and "127.0.0.1" not in body,
                   f"{name}: an answer names an instance's address: {body[:300]}")
@@ -629,7 +643,7 @@ def test_client_address(env, port, name, src, other):
     return f"{src}: {codes}; {other}: {b.status}"
 
 
-def test_failover(env, state):
+def test_failover(env):
     # A game through each proxy, a few plies in, both players' sockets open.
     games = [Game(env.nginx, "nginx failover", "127.0.0.2", "127.0.0.3", 11),
              Game(env.caddy, "caddy failover", "127.0.0.2", "127.0.0.3", 12)]
@@ -651,7 +665,6 @@ def test_failover(env, state):
             break
         check(time.monotonic() < end, f"failover: the killed instance on {port} still accepts after 5 s")
         time.sleep(0.01)
-    state["killed"] = port
     env.instances = [(p, q) for p, q in env.instances if p != port]
     ng, cg = games
 
@@ -697,7 +710,6 @@ def test_failover(env, state):
 
 def run():
     env = Env()
-    state = {}
     steps = [
         ("nginx: TLS with the throwaway certificate, /api/health, security headers and HSTS", lambda: test_tls(env, env.nginx, "nginx")),
         ("nginx: HTTP/2, as browsers speak it", lambda: test_h2(env, env.nginx, "nginx")),
@@ -712,7 +724,7 @@ def run():
         ("caddy: --public-url: foreign Host and Origin refused", lambda: test_public_url(env, env.caddy, "caddy")),
         ("caddy: /metrics served to loopback only", lambda: test_metrics(env, env.caddy, "caddy")),
         ("direct to an instance: --trust-proxy trusts X-Forwarded-For as documented", lambda: test_direct(env)),
-        ("failover: an instance killed mid-game, both games go on through both proxies", lambda: test_failover(env, state)),
+        ("failover: an instance killed mid-game, both games go on through both proxies", lambda: test_failover(env)),
         ("nginx: the limits see the real client; forged X-Forwarded-For shares its bucket",
          lambda: test_client_address(env, env.nginx, "nginx", "127.0.0.6", "127.0.0.7")),
         ("caddy: the limits see the real client; forged X-Forwarded-For shares its bucket",
