@@ -223,6 +223,8 @@ mkdir -p "$c"
 # checks must leave it out.
 python3 scripts/deploy-client.py stub "$stub_port" "$c/stub.log" 2> "$c/stub.err" &
 pids+=("$!")
+# Up before Caddy, whose first health check is at its start.
+wait_port "$stub_port" || fail "the stub upstream does not listen" "$c/stub.err"
 cp deploy/Caddyfile "$c/site" || fail "deploy/Caddyfile is missing"
 subst "$c/site" "to 127.0.0.1:8080" "to 127.0.0.1:$p1 127.0.0.1:$p2 127.0.0.1:$stub_port"
 subst "$c/site" "# tls /etc/caddy/$HOST.crt /etc/caddy/$HOST.key" "tls $tmp/cert.pem $tmp/key.pem"
@@ -251,7 +253,6 @@ pids+=("$!")
 
 wait_port "$ngx_https" || fail "nginx does not listen on $ngx_https" "$n/error.log" "$n/stdout.log"
 wait_port "$caddy_https" || fail "caddy does not listen on $caddy_https" "$c/caddy.log"
-wait_port "$stub_port" || fail "the stub upstream does not listen" "$c/stub.err"
 echo "# setup: instances on $p1 and $p2, nginx on $ngx_https (http $ngx_http), caddy on $caddy_https, in $(($(date +%s) - started)) s"
 
 # --- the checks -------------------------------------------------------------------
