@@ -56,6 +56,42 @@ pub(crate) struct Claim {
     shared: Option<(Arc<dyn Storage>, Arc<Jobs>, String)>,
 }
 
+impl Claim {
+    /// The work saved on this claim's job by whoever held it before (a
+    /// job taken over goes on from it); `None` without any, or with
+    /// nobody else to have done it (SQLite).
+    pub(crate) async fn saved(&self) -> Option<String> {
+        let (store, _, token) = self.shared.as_ref()?;
+        match store.jobs()?.progress(token).await {
+            Ok(saved) => saved,
+            Err(e) => {
+                tracing::warn!("reading a job's saved work: {e}");
+                None
+            }
+        }
+    }
+
+    /// Saves `progress` on this claim's job for whoever takes it over.
+    /// False once the claim no longer holds the job (another instance
+    /// took it: this work may stop).
+    pub(crate) async fn save(&self, progress: &str) -> bool {
+        let Some((store, _, token)) = self.shared.as_ref() else {
+            return true;
+        };
+        let Some(queue) = store.jobs() else {
+            return true;
+        };
+        match queue.keep_progress(token, progress).await {
+            Ok(held) => held,
+            Err(e) => {
+                // Not saved this time; the work goes on.
+                tracing::warn!("saving a job's work: {e}");
+                true
+            }
+        }
+    }
+}
+
 impl Drop for Claim {
     fn drop(&mut self) {
         let Some((store, jobs, token)) = self.shared.take() else {

@@ -61,6 +61,8 @@ pub(crate) struct Metrics {
     database: Family<DatabaseLabels, Histogram>,
     /// Jobs taken over from other instances (jobs.rs).
     pub(crate) jobs_taken: Counter,
+    /// Positions post-game reviews searched (review.rs).
+    pub(crate) reviewed: Counter,
 }
 
 impl Metrics {
@@ -119,8 +121,16 @@ impl Metrics {
              they waited unclaimed)",
             jobs_taken.clone(),
         );
+        let reviewed = Counter::default();
+        registry.register(
+            "review_positions",
+            "Positions searched by post-game reviews (a review taken over goes on from the \
+             positions saved, not from the first)",
+            reviewed.clone(),
+        );
         Metrics {
             jobs_taken,
+            reviewed,
             registry,
             requests,
             moves,
@@ -318,6 +328,20 @@ impl JobQueue for Timed {
     ) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
         let jobs = self.inner.jobs().expect("a job queue");
         self.time("job_renew", jobs.renew(claims, lease))
+    }
+
+    fn progress<'a>(&'a self, claim: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+        let jobs = self.inner.jobs().expect("a job queue");
+        self.time("job_progress", jobs.progress(claim))
+    }
+
+    fn keep_progress<'a>(
+        &'a self,
+        claim: &'a str,
+        progress: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let jobs = self.inner.jobs().expect("a job queue");
+        self.time("job_keep_progress", jobs.keep_progress(claim, progress))
     }
 
     fn release<'a>(&'a self, claim: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {

@@ -2,6 +2,9 @@
 //! searched briefly in the background (as the server's own AI jobs, so
 //! players' moves and analyses take turns with it), and the game stores
 //! the evaluation after each ply and the moves where it swung most.
+//! Where instances share a database, the positions searched so far are
+//! saved on the review's job every second, so an instance that takes the
+//! job over (the first died) goes on from there.
 
 use crate::analysis::search_on_worker;
 use crate::app::App;
@@ -38,6 +41,42 @@ fn review_movetime(configured: u64, positions: usize) -> u64 {
     share.clamp(1, configured.max(1))
 }
 
+/// Work is saved on the job this often.
+const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// A review's work so far, saved on its job: White's value and the best
+/// move of the first positions, for the game whose moves have
+/// `fingerprint`, searched `movetime` ms each.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Progress {
+    fingerprint: u64,
+    movetime: u64,
+    values: Vec<i64>,
+    best: Vec<Option<String>>,
+}
+
+/// The moves' fingerprint: saved work of another game (a takeback since,
+/// then another end) is not taken for this one's.
+fn fingerprint(moves: &str) -> u64 {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut h = DefaultHasher::new();
+    moves.hash(&mut h);
+    h.finish()
+}
+
+impl Progress {
+    /// The saved work `text`, if it is this game's at this time per
+    /// position and no longer than its `positions`.
+    fn resume(text: &str, fingerprint: u64, movetime: u64, positions: usize) -> Option<Progress> {
+        let p: Progress = serde_json::from_str(text).ok()?;
+        (p.fingerprint == fingerprint
+            && p.movetime == movetime
+            && p.values.len() == p.best.len()
+            && p.values.len() <= positions)
+            .then_some(p)
+    }
+}
+
 /// Reviews the queued games one at a time until the server stops.
 pub(crate) async fn review_worker(app: Arc<App>, mut queue: mpsc::Receiver<String>) {
     let mut stopping = app.stopping.subscribe();
@@ -65,7 +104,7 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
         (g.game.clone(), g.row.moves.clone(), g.row.version)
     };
     // One instance reviews a game; the others leave it.
-    let Some(_claim) = app
+    let Some(claim) = app
         .jobs
         .claim(&app.store, id, JobKind::Review, version)
         .await
@@ -74,21 +113,47 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
         return Ok(());
     };
     let moves: Vec<_> = game.moves().collect();
-    let movetime = review_movetime(app.config.review_movetime_ms, moves.len() + 1);
-    let mut values = Vec::new();
-    let mut best = Vec::new();
+    let positions = moves.len() + 1;
+    let movetime = review_movetime(app.config.review_movetime_ms, positions);
+    let mut progress = Progress {
+        fingerprint: fingerprint(&moves_text),
+        movetime,
+        values: Vec::new(),
+        best: Vec::new(),
+    };
+    if let Some(saved) = claim
+        .saved()
+        .await
+        .and_then(|text| Progress::resume(&text, progress.fingerprint, movetime, positions))
+    {
+        progress = saved;
+    }
     let mut pos = game.start().clone();
-    for i in 0..=moves.len() {
+    for (i, &m) in moves.iter().enumerate().take(progress.values.len()) {
+        pos.play(m).map_err(|e| format!("ply {}: {e}", i + 1))?;
+    }
+    let mut saved_at = std::time::Instant::now();
+    for i in progress.values.len()..positions {
         if *app.stopping.borrow() {
             return Ok(());
         }
         let (value, mv) = evaluate(app, &pos, movetime).await?;
-        values.push(value);
-        best.push(mv);
+        progress.values.push(value);
+        progress.best.push(mv);
+        app.metrics.reviewed.inc();
         if let Some(&m) = moves.get(i) {
             pos.play(m).map_err(|e| format!("ply {}: {e}", i + 1))?;
         }
+        if saved_at.elapsed() >= SAVE_EVERY && i + 1 < positions {
+            saved_at = std::time::Instant::now();
+            let text = serde_json::to_string(&progress).map_err(|e| e.to_string())?;
+            if !claim.save(&text).await {
+                // Another instance took the job over; it goes on from here.
+                return Ok(());
+            }
+        }
     }
+    let Progress { values, best, .. } = progress;
     let mistakes = mistakes(&values, &moves, game.start().side_to_move(), &best);
     let review = json!({
         "movetime": movetime,
@@ -190,6 +255,26 @@ mod tests {
         // Never nothing.
         assert_eq!(review_movetime(100, 50_000), 1);
         assert_eq!(review_movetime(0, 1), 1);
+    }
+
+    #[test]
+    fn saved_work_is_taken_only_for_the_same_game_and_time() {
+        let moves = "T@C5/0 T@K10/0";
+        let saved = serde_json::to_string(&Progress {
+            fingerprint: fingerprint(moves),
+            movetime: 100,
+            values: vec![0, 20],
+            best: vec![Some("T@D5/0".into()), Some("T@K9/0".into())],
+        })
+        .unwrap();
+        let resumed = Progress::resume(&saved, fingerprint(moves), 100, 3).unwrap();
+        assert_eq!(resumed.values, [0, 20]);
+        // Another game (a takeback, then another end), another time per
+        // position, more positions than the game has, or garbage: none.
+        assert!(Progress::resume(&saved, fingerprint("T@C5/0 T@K9/0"), 100, 3).is_none());
+        assert!(Progress::resume(&saved, fingerprint(moves), 50, 3).is_none());
+        assert!(Progress::resume(&saved, fingerprint(moves), 100, 1).is_none());
+        assert!(Progress::resume("{", fingerprint(moves), 100, 3).is_none());
     }
 
     #[test]

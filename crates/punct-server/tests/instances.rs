@@ -522,3 +522,143 @@ fn a_player_on_an_instance_that_died_counts_as_gone_once_its_rows_expire() {
     );
     assert_eq!(over["result"]["text"], "White left the game", "{over}");
 }
+
+/// A metric's value from `server`'s `/metrics` (0 when it has none yet).
+fn metric(server: &Server, name: &str) -> f64 {
+    let (status, _, text) = server.request("GET", "/metrics");
+    assert_eq!(status, 200);
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+        .map_or(0.0, |v| v.trim().parse().expect("a number"))
+}
+
+#[test]
+fn a_dead_instances_ai_move_is_taken_over_while_every_survivors_worker_is_busy() {
+    let flags = ["--job-lease", "2", "--ai-workers", "1"];
+    let test = "a_dead_instances_ai_move_busy_survivor";
+    let Some((mut servers, url)) = instances_with(test, 2, Some(3000), &flags) else {
+        return;
+    };
+    let (left, right) = servers.split_at_mut(1);
+    let (a, b) = (&mut left[0], &right[0]);
+    // B's one worker is kept busy: two games against the AI on it, each
+    // answered as soon as the AI has moved, so one search runs and
+    // another waits all along.
+    let busy: Vec<common::Created> = (0..2)
+        .map(|_| b.create(json!({"mode": "ai", "level": 4, "side": "white"})))
+        .collect();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for g in &busy {
+            let stop = &stop;
+            scope.spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    let state = b.state(&g.id);
+                    if state["status"] != "ongoing" {
+                        return;
+                    }
+                    if state["to_move"] == "white"
+                        && !state["ai_thinking"].as_bool().unwrap_or(false)
+                    {
+                        let mv = legal_moves(&state)[0].clone();
+                        b.play(&g.id, g.white(), &mv);
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            });
+        }
+        let busy_since = std::time::Instant::now();
+        while metric(b, "punct_ai_jobs_running") < 1.0 || metric(b, "punct_ai_jobs_waiting") < 1.0 {
+            assert!(busy_since.elapsed() < CATCH_UP, "B never got busy");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+
+        // On A the AI is to answer a move; A dies while it thinks.
+        let g = a.create(json!({"mode": "ai", "level": 4, "side": "white"}));
+        let mv = legal_moves(&a.state(&g.id))[0].clone();
+        play_at(a, &g.id, g.white(), &mv, 0);
+        let held = format!(
+            "SELECT owner FROM jobs WHERE game_id = '{}' AND claim IS NOT NULL",
+            g.id
+        );
+        let claimed = (0..400).any(|_| {
+            let owner = psql(&url, &held).unwrap();
+            owner.contains(&format!("-{}-", a.pid())) || {
+                std::thread::sleep(Duration::from_millis(25));
+                false
+            }
+        });
+        assert!(claimed, "A never claimed the AI's move");
+        a.kill();
+        let died = std::time::Instant::now();
+        assert_eq!(ply(&b.state(&g.id)), 1, "A died before the AI moved");
+        // B takes it over and plays it though its worker never idles:
+        // within a lease, its turn in B's queue and a search or two.
+        let after = b.wait_for(&g.id, Duration::from_secs(60), |s| ply(s) == 2);
+        let waited = died.elapsed();
+        assert_eq!(moves(&after)[0], mv);
+        assert!(
+            metric(b, "punct_ai_jobs_waiting") >= 1.0 || metric(b, "punct_ai_jobs_running") >= 1.0,
+            "B stayed busy"
+        );
+        assert!(metric(b, "punct_jobs_taken_over_total") >= 1.0);
+        stop.store(true, Ordering::SeqCst);
+        eprintln!("the orphaned move was played {waited:?} after its instance died");
+    });
+}
+
+#[test]
+fn a_review_taken_over_goes_on_from_the_positions_saved() {
+    let flags = ["--job-lease", "2", "--review-movetime", "150"];
+    let Some((mut servers, url)) = instances_with("a_review_taken_over", 2, None, &flags) else {
+        return;
+    };
+    // A hot-seat game of a few dozen plies, ended on A: A reviews it.
+    let a = &servers[0];
+    let g = a.create(json!({"mode": "hotseat"}));
+    let token = g.white().to_string();
+    let mut rng = Rng::new(11);
+    let mut state = a.state(&g.id);
+    while state["status"] == "ongoing" && ply(&state) < 40 {
+        let mv = rng.pick(&legal_moves(&state)).clone();
+        state = a.play_ok(&g.id, &token, &mv);
+    }
+    if state["status"] == "ongoing" {
+        let (status, body) = a.post(
+            &format!("/api/games/{}/resign", g.id),
+            &json!({"token": token}),
+        );
+        assert_eq!(status, 200, "{body}");
+    }
+    let positions = ply(&a.state(&g.id)) + 1;
+    // Once A has saved some of its work, it dies.
+    let saved_sql = format!(
+        "SELECT coalesce(json_array_length((progress::json)->'values'), 0) FROM jobs \
+         WHERE game_id = '{}'",
+        g.id
+    );
+    let saved = || -> u64 { psql(&url, &saved_sql).unwrap().parse().unwrap_or(0) };
+    let started = std::time::Instant::now();
+    while saved() == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "A saved no work"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    servers[0].kill();
+    let kept = saved();
+    assert!(kept > 0 && kept < positions, "{kept} of {positions}");
+    // B takes the review over and searches only what was left.
+    let b = &servers[1];
+    let reviewed = b.wait_for(&g.id, Duration::from_secs(90), |s| {
+        s["review"]["status"] == "done"
+    });
+    let values = reviewed["review"]["values"].as_array().expect("values");
+    assert_eq!(values.len() as u64, positions);
+    assert_eq!(
+        metric(b, "punct_review_positions_total"),
+        (positions - kept) as f64,
+        "B searched what A had not ({kept} of {positions} saved)"
+    );
+}

@@ -104,6 +104,17 @@ pub trait JobQueue: Send + Sync {
         claims: &'a [String],
         lease: &'a Lease,
     ) -> BoxFuture<'a, Result<Vec<String>, StoreError>>;
+    /// The work saved on the job `claim` holds, by whoever held it before
+    /// ([`JobQueue::keep_progress`]); `None` if none (or no such claim).
+    fn progress<'a>(&'a self, claim: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
+    /// Saves `progress` on the job `claim` holds, for whoever takes it
+    /// over if this instance stops; false if `claim` holds it no more.
+    /// Kept while the job's kind stays.
+    fn keep_progress<'a>(
+        &'a self,
+        claim: &'a str,
+        progress: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
     /// Lets go of `claim` (its work stopped undone): the job waits for
     /// anyone again.
     fn release<'a>(&'a self, claim: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;

@@ -19,6 +19,7 @@ pub(super) fn keep_job(written: &str, param: usize) -> String {
              claim = CASE WHEN jobs.kind = EXCLUDED.kind THEN jobs.claim END, \
              lease = CASE WHEN jobs.kind = EXCLUDED.kind THEN jobs.lease END, \
              created = CASE WHEN jobs.kind = EXCLUDED.kind THEN jobs.created ELSE now() END, \
+             progress = CASE WHEN jobs.kind = EXCLUDED.kind THEN jobs.progress END, \
              kind = EXCLUDED.kind), \
          done_job AS (DELETE FROM jobs WHERE ${param}::text IS NULL \
            AND game_id IN (SELECT id FROM {written}))"
@@ -63,6 +64,11 @@ fn secs(d: Duration) -> f64 {
 fn failed(e: tokio_postgres::Error) -> StoreError {
     StoreError::failed(format!("database (jobs): {}", pg_error(&e)))
 }
+
+/// Saves work on the job `claim` holds (nothing if it holds none now).
+const KEEP_PROGRESS: &str = "UPDATE jobs SET progress = $2 WHERE claim = $1 RETURNING 1";
+
+const PROGRESS: &str = "SELECT progress FROM jobs WHERE claim = $1";
 
 impl JobQueue for Store {
     fn claim<'a>(
@@ -143,6 +149,31 @@ impl JobQueue for Store {
                 .await
                 .map_err(failed)?;
             Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn progress<'a>(&'a self, claim: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let stmt = client.prepare_cached(PROGRESS).await.map_err(failed)?;
+            let row = client.query_opt(&stmt, &[&claim]).await.map_err(failed)?;
+            Ok(row.and_then(|r| r.get(0)))
+        })
+    }
+
+    fn keep_progress<'a>(
+        &'a self,
+        claim: &'a str,
+        progress: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let stmt = client.prepare_cached(KEEP_PROGRESS).await.map_err(failed)?;
+            let rows = client
+                .query(&stmt, &[&claim, &progress])
+                .await
+                .map_err(failed)?;
+            Ok(!rows.is_empty())
         })
     }
 
