@@ -1072,6 +1072,132 @@ fn passing_is_illegal_while_another_move_exists() {
     assert_illegal(&basic_pos, "pass", IllegalMove::PassWithMoves);
 }
 
+/// Everything a position shows, incremental or derived, in one value to
+/// compare: its string, side, passes, status, hash (and its recomputation),
+/// reserves, every cell's height, stack and visible colour, the visible
+/// sets, central counts, connections, pieces and the legal moves.
+fn everything(pos: &Position) -> String {
+    let mut out = format!(
+        "{} {:?} passes {} {:?} hash {:x}/{:x}\n",
+        pos.to_position_string(),
+        pos.side_to_move(),
+        pos.passes(),
+        pos.status(),
+        pos.hash(),
+        pos.recomputed_hash()
+    );
+    for side in Side::BOTH {
+        let reserve: Vec<u8> = Kind::ALL.iter().map(|&k| pos.reserve(side, k)).collect();
+        let visible: Vec<Cell> = pos.visible(side).cells().collect();
+        out += &format!(
+            "{side:?}: reserve {reserve:?} total {} central {} visible {visible:?} connection {:?}\n",
+            pos.reserve_total(side),
+            pos.central_count(side),
+            pos.connection(side),
+        );
+    }
+    for c in Cell::all() {
+        out += &format!(
+            "{c} {} {:?} {:?} {:?}\n",
+            pos.height(c),
+            pos.visible_side(c),
+            pos.top_piece(c),
+            pos.stack(c)
+        );
+    }
+    let mut pieces = pos.pieces();
+    pieces.sort();
+    let mut legal: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+    legal.sort();
+    out += &format!("{pieces:?}\n{} {legal:?}", pos.count_legal());
+    out
+}
+
+/// A pass played with `make` and taken back with `unmake` restores the
+/// position exactly — the pass count and its part of the hash, the side
+/// to move, the status (a second pass in a row ends the game on the
+/// central count, a draw in the basic game), and every derived field —
+/// from positions with stacks and bridges too. `make` is given the pass
+/// as the generator would, without the legality check: no position where
+/// a pass is the only legal move has been found (see the rules' pass
+/// section; adding must be impossible for every kind in the mover's
+/// reserve, which needs about three cells in seven outside the central
+/// hexagon raised while every one of the mover's pieces stays unable to
+/// move), so the pass is made here where other moves exist.
+#[test]
+fn a_pass_made_and_taken_back_restores_everything() {
+    let cases = [
+        // No pass yet, Black to move; White leads the central count.
+        ("standard:b:0:wT@H8/0,bT@K12/1", Status::Ongoing),
+        // White passed: Black's pass is the second, and White wins 3–1.
+        ("standard:b:1:wT@H8/0,bT@K12/1", Status::Won(W)),
+        // The same in the basic game: a draw.
+        ("basic:b:1:wT@H8/0,bT@K12/1", Status::Draw),
+        // Level: a draw in the standard game too.
+        ("standard:w:1:wT@C3/0,bT@O16/0", Status::Draw),
+        // Stacks to level 3 and bridges (perft's P5).
+        (
+            "standard:w:0:wL@A4/4,wT@A6/4,wT@C11/5,wT@D7/0,bT@D8/1,wM@E8/3,bT@E12/2,\
+             bL@G10/2,wR@G12/4,wE@H8/2,wT@I9/4,bE@J16/2,bT@K8/4,bE@K11/0,wE@K14/5,\
+             bM@L15/2,bM@M6/5,bT@M12/1,bC@M13/2,wR@M17/4,bE@N9/1,bR@O17/3,wE@Q15/2,\
+             wT@D7/4^1,bE@D8/1^1,bT@E12/0^1,wL@J9/3^1,bC@L16/0^1,bL@N15/1^1,\
+             wE@O15/1^1,bR@N15/3^2,wM@N14/0^3",
+            Status::Ongoing,
+        ),
+    ];
+    for (text, after_pass) in cases {
+        let mut pos = from_string(text);
+        let before = everything(&pos);
+        let copy = pos.clone();
+        assert_eq!(pos.status(), Status::Ongoing, "{text}");
+
+        let undo = pos.make(Move::Pass);
+        pos.verify_incremental()
+            .unwrap_or_else(|e| panic!("{text} after the pass: {e}"));
+        assert_eq!(pos.status(), after_pass, "{text}");
+        assert_eq!(pos.passes(), copy.passes() + 1, "{text}");
+        assert_eq!(pos.side_to_move(), copy.side_to_move().opponent());
+        assert_ne!(pos.hash(), copy.hash(), "{text}: the pass is in the hash");
+        assert_eq!(pos.pieces(), copy.pieces(), "{text}: a pass moves nothing");
+        assert_eq!(
+            pos.to_position_string(),
+            text.replace(":w:", ":_:")
+                .replace(":b:", ":w:")
+                .replace(":_:", ":b:")
+                .replacen(
+                    &format!(":{}:", copy.passes()),
+                    &format!(":{}:", copy.passes() + 1),
+                    1
+                )
+                .replace(['\n', ' '], ""),
+            "{text}"
+        );
+        // The position string after the pass reads back as the same
+        // position (a fresh incremental state).
+        assert_eq!(from_string(&pos.to_position_string()), pos, "{text}");
+
+        pos.unmake(undo);
+        pos.verify_incremental()
+            .unwrap_or_else(|e| panic!("{text} after taking the pass back: {e}"));
+        assert_eq!(pos, copy, "{text}");
+        assert_eq!(everything(&pos), before, "{text}");
+
+        // Two passes in a row (where the first leaves the game on), taken
+        // back in reverse order.
+        if after_pass == Status::Ongoing {
+            let first = pos.make(Move::Pass);
+            let second = pos.make(Move::Pass);
+            assert!(pos.status().is_over(), "{text}: two passes end the game");
+            assert!(pos.legal_moves().is_empty());
+            pos.verify_incremental().unwrap();
+            pos.unmake(second);
+            pos.unmake(first);
+            pos.verify_incremental().unwrap();
+            assert_eq!(everything(&pos), before, "{text}");
+        }
+    }
+}
+
 // ============================================================ end of game
 
 #[test]

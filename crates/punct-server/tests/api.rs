@@ -423,11 +423,16 @@ fn takeback_against_the_ai_undoes_its_reply_too() {
     assert_eq!(s["to_move"], "white");
     assert_eq!(s["position"], start["position"]);
     assert_eq!(s["takeback_request"], Value::Null);
-    // The AI does not move on its own now: it is the person's turn.
-    std::thread::sleep(Duration::from_millis(300));
-    assert_eq!(server.state(&g.id)["ply"], 0);
+    // The AI does not move on its own now: it is the person's turn, and
+    // no search runs. Had the AI played all the same, the person's move at
+    // ply 0 would be refused.
+    assert_eq!(s["ai_thinking"], false);
     // And the game goes on.
-    server.play_ok(&g.id, token, "T@F3/0");
+    let (status, body) = server.post(
+        &format!("/api/games/{}/moves", g.id),
+        &json!({"token": token, "move": "T@F3/0", "ply": 0}),
+    );
+    assert_eq!(status, 200, "{body}");
     let again = server.wait_for(&g.id, AI_WAIT, |s| ply(s) == 2);
     assert_eq!(moves(&again)[0], "T@F3/0");
 }
@@ -452,7 +457,8 @@ fn a_takeback_or_resignation_stops_the_ai_thinking() {
     let g = server.create(json!({"mode": "ai", "level": 4, "side": "white"}));
     let s = server.play_ok(&g.id, g.white(), FIRST);
     assert_eq!(s["ai_thinking"], true);
-    std::thread::sleep(Duration::from_millis(200));
+    // The search runs: the takeback stops it, not a job still queued.
+    server.wait_ai_running(1, Duration::from_secs(10));
     let (status, s) = server.action(&g.id, "takeback", g.white(), "request");
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["ply"], 0);
@@ -466,7 +472,7 @@ fn a_takeback_or_resignation_stops_the_ai_thinking() {
 
     let s = server.play_ok(&g.id, g.white(), "T@F3/0");
     assert_eq!(s["ai_thinking"], true);
-    std::thread::sleep(Duration::from_millis(200));
+    server.wait_ai_running(1, Duration::from_secs(10));
     let (status, s) = server.post(
         &format!("/api/games/{}/resign", g.id),
         &json!({"token": g.white()}),
@@ -1053,7 +1059,9 @@ fn games_are_listed_and_filtered() {
     let b = server.create_online();
     let c = server.create(json!({"mode": "ai", "level": 1, "side": "white"}));
     server.play_ok(&a.id, a.white(), FIRST);
-    // Changes are timed in milliseconds: keep the last one apart.
+    // Changes are timed in milliseconds and listed newest first: the
+    // clock must move on before the last one (a wait for the clock
+    // itself, not for an event).
     std::thread::sleep(Duration::from_millis(10));
     server.post(
         &format!("/api/games/{}/resign", b.id),

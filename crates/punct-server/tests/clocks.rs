@@ -16,13 +16,6 @@ fn wait_over(server: &Server, id: &str) -> Value {
     server.wait_for(id, Duration::from_secs(60), |s| s["status"] == "over")
 }
 
-/// The state once the game's review, if it gets one, is done.
-fn wait_reviewed(server: &Server, id: &str) -> Value {
-    server.wait_for(id, Duration::from_secs(60), |s| {
-        s["review"].is_null() || s["review"]["status"] == "done"
-    })
-}
-
 fn ms(v: &Value) -> i64 {
     v.as_i64()
         .unwrap_or_else(|| panic!("not a number of ms: {v}"))
@@ -176,6 +169,8 @@ fn an_online_game_where_nobody_moves_flags_by_itself_once() {
     let version = state["version"].as_i64().unwrap();
 
     let over = wait_over(&server, &g.id);
+    let mut ws = server.live(&g.id);
+    assert_eq!(ws.next_state()["version"], over["version"]);
     assert_eq!(over["result"]["reason"], "time", "{}", over["result"]);
     assert_eq!(over["result"]["winner"], "black");
     assert_eq!(over["result"]["score"], "0-1");
@@ -200,8 +195,17 @@ fn an_online_game_where_nobody_moves_flags_by_itself_once() {
         .as_str()
         .unwrap()
         .contains("White ran out of time"));
-    std::thread::sleep(Duration::from_millis(300));
     assert_eq!(server.state(&g.id)["version"].as_i64(), Some(version + 1));
+    // Nor later: the next change a watcher sees is the next one made (a
+    // name), one version on.
+    let (status, named) = server.post(
+        &format!("/api/games/{}/name", g.id),
+        &json!({"token": g.white(), "name": "Ada"}),
+    );
+    assert_eq!(status, 200, "{named}");
+    let next = ws.next_state();
+    assert_eq!(next["players"]["white"]["name"], "Ada", "{next}");
+    assert_eq!(next["version"].as_i64(), Some(version + 2));
 
     // The record says why and how; importing it keeps the result.
     let (_, _, record) = server.get_text(&format!("/api/games/{}/record", g.id));
@@ -233,6 +237,8 @@ fn a_move_racing_the_deadline_either_lands_or_the_flag_falls_once() {
             .map(|((g, state), offset)| {
                 let server = &server;
                 scope.spawn(move || {
+                    // Waiting for the clock to reach the deadline is the
+                    // thing under test.
                     let at = deadline(state) + offset;
                     let wait = at - now_ms();
                     if wait > 0 {
@@ -282,18 +288,32 @@ fn a_move_racing_the_deadline_either_lands_or_the_flag_falls_once() {
         }
     }
     // Nothing more happens to any of them but, where a move was played,
-    // the post-game review (review.rs), which lands once and later (a
-    // busy machine took longer than the 300 ms below): no second flag.
-    std::thread::sleep(Duration::from_millis(300));
+    // the post-game review (review.rs), which lands once, later: waited
+    // for where it comes. Then no second flag: the next change made (a
+    // name) is the very next version.
     for (g, before) in games.iter().zip(&states) {
-        let a = wait_reviewed(&server, &g.id);
-        std::thread::sleep(Duration::from_millis(100));
-        let b = server.state(&g.id);
-        assert_eq!(b["version"], a["version"]);
-        assert_eq!(b["result"], a["result"]);
-        let reviewed = i64::from(!a["review"].is_null());
+        let moved = server.state(&g.id)["ply"] == 1;
+        let a = if moved {
+            server.wait_for(&g.id, Duration::from_secs(60), |s| {
+                s["review"]["status"] == "done"
+            })
+        } else {
+            server.state(&g.id)
+        };
+        let (status, named) = server.post(
+            &format!("/api/games/{}/name", g.id),
+            &json!({"token": g.white(), "name": "Ada"}),
+        );
+        assert_eq!(status, 200, "{named}");
+        assert_eq!(
+            named["version"].as_i64(),
+            Some(a["version"].as_i64().unwrap() + 1),
+            "a change between {a} and {named}"
+        );
+        assert_eq!(named["result"], a["result"]);
+        let reviewed = i64::from(moved);
         let flagged = a["version"].as_i64().unwrap() - before["version"].as_i64().unwrap();
-        assert_eq!(flagged - reviewed, 2 - i64::from(a["ply"] == 0), "{a}");
+        assert_eq!(flagged - reviewed, 2 - i64::from(!moved), "{a}");
     }
     eprintln!("{landed} of {} racing moves landed", offsets.len());
 }

@@ -304,3 +304,155 @@ fn a_stalled_database_gives_a_fast_503_and_leaves_the_game_as_it_was() {
     assert_eq!(ply(&after), 1);
     assert_eq!(moves(&after), vec![mv]);
 }
+
+/// The next `state` message on `ws` (time and presence skipped): its
+/// game's version and ply.
+fn next_state(ws: &mut common::Ws) -> (u64, u64) {
+    let (msg, _) = ws.recv_until(|m| m["type"] == "state");
+    let game = &msg["game"];
+    (game["version"].as_u64().expect("a version"), ply(game))
+}
+
+/// Game `id`'s version and plies as the database holds them, read by
+/// `db` (which may be the connection holding the lock).
+fn stored(db: &rusqlite::Connection, id: &str) -> (i64, i64) {
+    db.query_row(
+        "SELECT version, plies FROM games WHERE id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .expect("read the game's row")
+}
+
+/// A player's change that cannot be committed — the database locked by
+/// another connection beyond SQLite's own 5 s wait, or refusing the write
+/// as a full disk does (a trigger rolls the transaction back) — is
+/// answered 500 `internal` naming the failed write, leaves the game and
+/// its version as they were (in memory and in the file), and reaches no
+/// live socket; once the database takes writes again, the same change
+/// succeeds, once. A move, a resignation and a draw offer, each in an
+/// online game of its own.
+#[test]
+fn a_players_change_that_cannot_be_committed_changes_nothing_and_is_not_broadcast() {
+    if common::on_postgres() {
+        return; // the failures made here are SQLite's
+    }
+    let dir = TempDir::new("uncommitted");
+    let server = Server::builder()
+        .data_dir(dir.path())
+        // Past SQLite's own wait (5 s), so the write fails rather than
+        // the call timing out (tested above).
+        .flags(&["--db-timeout", "30"])
+        .start();
+    let games: Vec<common::Created> = (0..3).map(|_| server.create_online()).collect();
+    let mut sockets = Vec::new();
+    let mut before = Vec::new();
+    for g in &games {
+        let s = server.play_ok(&g.id, g.white(), "C@B7/2");
+        let mut ws = server.live(&g.id);
+        assert_eq!(next_state(&mut ws), (s["version"].as_u64().unwrap(), 1));
+        sockets.push(ws);
+        before.push(s);
+    }
+    let mv = legal_moves(&before[0])[0].clone();
+    // The three changes, each with the token that may make it.
+    let changes: [(&str, Value); 3] = [
+        ("moves", json!({"token": games[0].black(), "move": mv})),
+        ("resign", json!({"token": games[1].black()})),
+        (
+            "draw",
+            json!({"token": games[2].black(), "action": "offer"}),
+        ),
+    ];
+    let send = |i: usize| {
+        let (what, body) = &changes[i];
+        server.post(&format!("/api/games/{}/{what}", games[i].id), body)
+    };
+    let db = rusqlite::Connection::open(dir.path().join("games.sqlite3")).unwrap();
+    let rows: Vec<(i64, i64)> = games.iter().map(|g| stored(&db, &g.id)).collect();
+    // Nothing changed: not the state served, not the row stored.
+    let unchanged = |what: &str, db: &rusqlite::Connection| {
+        for (i, g) in games.iter().enumerate() {
+            let now = server.state(&g.id);
+            for field in ["version", "ply", "moves", "status", "result", "draw_offer"] {
+                assert_eq!(
+                    now[field], before[i][field],
+                    "{what}: {} {field}",
+                    changes[i].0
+                );
+            }
+            assert_eq!(
+                stored(db, &g.id),
+                rows[i],
+                "{what}: the row of {}",
+                changes[i].0
+            );
+        }
+    };
+    #[track_caller]
+    fn failed(answer: &(u16, Value), cause: &str) {
+        assert_error(answer, 500, "internal");
+        let message = answer.1["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("database write failed") && message.contains(cause),
+            "{message}"
+        );
+    }
+
+    // Another connection holds the file: the move waits out SQLite's
+    // busy time, then fails.
+    db.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let t0 = Instant::now();
+    failed(&send(0), "locked");
+    eprintln!(
+        "a move against a locked database failed after {:?}",
+        t0.elapsed()
+    );
+    unchanged("locked", &db);
+    db.execute_batch("ROLLBACK").unwrap();
+
+    // A write the database refuses at once, as a full disk does: the
+    // transaction is rolled back.
+    db.execute_batch(
+        "CREATE TRIGGER full BEFORE UPDATE ON games \
+         BEGIN SELECT RAISE(ROLLBACK, 'database or disk is full'); END;",
+    )
+    .unwrap();
+    for i in 0..3 {
+        failed(&send(i), "disk is full");
+    }
+    unchanged("refused", &db);
+    db.execute_batch("DROP TRIGGER full").unwrap();
+
+    // Nothing was shown: the first state each watcher gets is the one the
+    // change makes now, then the next one (a phantom of a failed change
+    // would come first, or twice).
+    for i in 0..3 {
+        let (status, body) = send(i);
+        let what = changes[i].0;
+        assert_eq!(status, 200, "{what}: {}", body["error"]);
+        let version = before[i]["version"].as_u64().unwrap();
+        assert_eq!(body["version"].as_u64(), Some(version + 1), "{what}");
+        let ply = ply(&before[i]) + u64::from(i == 0);
+        assert_eq!(next_state(&mut sockets[i]), (version + 1, ply), "{what}");
+        let (status, named) = server.post(
+            &format!("/api/games/{}/name", games[i].id),
+            &json!({"token": games[i].white(), "name": "Ada"}),
+        );
+        assert_eq!(status, 200, "{}", named["error"]);
+        assert_eq!(next_state(&mut sockets[i]), (version + 2, ply), "{what}");
+        assert_eq!(
+            stored(&db, &games[i].id),
+            (rows[i].0 + 2, rows[i].1 + i64::from(i == 0))
+        );
+    }
+    // Once: the move and the resignation again are refused.
+    assert_error(&send(0), 409, "not_your_turn");
+    assert_error(&send(1), 409, "game_over");
+    assert_eq!(
+        moves(&server.state(&games[0].id)),
+        vec!["C@B7/2".to_string(), mv]
+    );
+    assert_eq!(server.state(&games[1].id)["result"]["winner"], "white");
+    assert_eq!(server.state(&games[2].id)["draw_offer"], "black");
+}

@@ -269,6 +269,98 @@ fn creating_games_over_the_rate_is_429_with_retry_after_per_client() {
     assert_eq!(s.get("/api/games").0, 200);
 }
 
+/// Asserts a rate limit's refusal: 429, `Retry-After` of 1 to `most`
+/// seconds, and the JSON error `rate_limited` with a message.
+#[track_caller]
+fn assert_rate_limited(answer: &(u16, ureq::http::HeaderMap, Value), most: u64, what: &str) {
+    let (status, headers, body) = answer;
+    assert_eq!(*status, 429, "{what}: {body}");
+    assert_eq!(body["error"]["code"], "rate_limited", "{what}: {body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
+        "{what}: {body}"
+    );
+    let retry: u64 = headers
+        .get("retry-after")
+        .unwrap_or_else(|| panic!("{what}: no Retry-After: {headers:?}"))
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=most).contains(&retry), "{what}: Retry-After {retry}");
+}
+
+/// Imports and analyses, end to end: the import over `--rate-import` and
+/// the analysis over `--rate-analyse` — of a position and of a game,
+/// which share the bucket — are refused with 429, `Retry-After` and the
+/// JSON error, and change nothing (no game is made); another client
+/// still has its whole bucket of each.
+#[test]
+fn imports_and_analyses_over_their_rates_are_429_per_client() {
+    let (s, _dir) = server(&[
+        "--rate-import",
+        "2/min",
+        "--rate-analyse",
+        "3/min",
+        "--trust-proxy",
+    ]);
+    let g = s.create(json!({"mode": "hotseat"}));
+    s.play_ok(&g.id, g.white(), "C@B7/2");
+    let (_, _, record) = s.get_text(&format!("/api/games/{}/record", g.id));
+    let import = json!({"record": record});
+    let listed = || {
+        s.get("/api/games?status=ongoing&limit=500").1["games"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    let (one, other) = ("198.51.100.7", "203.0.113.8");
+
+    for i in 0..2 {
+        let (status, _, body) = s.post_as(one, "/api/games/import", &import);
+        assert_eq!(status, 201, "import {i}: {body}");
+    }
+    let games = listed();
+    // 2/min: one import comes back every 30 s.
+    assert_rate_limited(
+        &s.post_as(one, "/api/games/import", &import),
+        30,
+        "a third import",
+    );
+    assert_eq!(listed(), games, "a refused import makes no game");
+    let (status, _, body) = s.post_as(other, "/api/games/import", &import);
+    assert_eq!(status, 201, "another client's import: {body}");
+
+    // The analyses' bucket: a position's and a game's take from one.
+    let position = ("/api/analyse".to_string(), json!({"movetime": 20}));
+    let game = (
+        format!("/api/games/{}/analyse", g.id),
+        json!({"ply": 1, "movetime": 20}),
+    );
+    for (path, body) in [&position, &game, &position] {
+        let (status, _, answer) = s.post_as(one, path, body);
+        assert_eq!(status, 200, "{path}: {answer}");
+    }
+    // 3/min: one analysis comes back every 20 s.
+    assert_rate_limited(&s.post_as(one, &game.0, &game.1), 20, "a game's analysis");
+    assert_rate_limited(
+        &s.post_as(one, &position.0, &position.1),
+        20,
+        "a position's analysis",
+    );
+    for (path, body) in [&game, &position, &game] {
+        let (status, _, answer) = s.post_as(other, path, body);
+        assert_eq!(status, 200, "another client's {path}: {answer}");
+    }
+    assert_rate_limited(
+        &s.post_as(other, &position.0, &position.1),
+        20,
+        "the other's fourth",
+    );
+}
+
 #[test]
 fn without_trust_proxy_forwarded_for_is_ignored() {
     let (s, _dir) = server(&["--rate-create", "2/min"]);
@@ -606,7 +698,9 @@ fn connections_over_the_cap_get_a_json_503() {
     let idle: Vec<TcpStream> = (0..4)
         .map(|_| TcpStream::connect(&s.addr).unwrap())
         .collect();
-    std::thread::sleep(Duration::from_millis(200));
+    // No wait: the server accepts connections in the order they came (one
+    // accept loop over the kernel's queue), so these four hold every place
+    // before the next one is looked at.
     let (status, head, body) = raw(
         &s.addr,
         b"GET /api/board HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
@@ -749,9 +843,9 @@ fn a_server_short_of_file_descriptors_answers_instead_of_hanging() {
     let idle: Vec<TcpStream> = (0..300)
         .filter_map(|_| TcpStream::connect(&s.addr).ok())
         .collect();
-    std::thread::sleep(Duration::from_millis(300));
     // The server holds what its file limit allows (256 less 64) and
-    // refuses the rest at once; a real request gets an answer, not a
+    // refuses the rest at once; a real request, accepted after them (one
+    // accept loop, in the order they came), gets an answer, not a
     // time-out (`raw` fails on no answer).
     let request = b"GET /api/board HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
     let (status, _, body) = raw(&s.addr, request, Duration::from_secs(20));

@@ -523,7 +523,7 @@ fn renewing_while_the_ai_thinks_does_not_stop_it_for_good() {
     let g = server.create(json!({"mode": "ai", "level": 4, "side": "white"}));
     let s = server.play_ok(&g.id, g.white(), FIRST);
     assert_eq!(s["ai_thinking"], true);
-    std::thread::sleep(std::time::Duration::from_millis(200));
+    server.wait_ai_running(1, std::time::Duration::from_secs(10));
     let (status, renewed) = server.renew_token(&g.id, g.white());
     assert_eq!(status, 200, "{renewed}");
     assert_eq!(server.state(&g.id)["ply"], 1, "renewed while the AI thinks");
@@ -557,4 +557,240 @@ fn invites_and_renewed_tokens_survive_a_restart() {
     let (status, claimed) = server.claim(&id, &code);
     assert_eq!(status, 200, "{claimed}");
     server.play_ok(&id, claimed["token"].as_str().unwrap(), SECOND);
+}
+
+/// Every text a test can read off the server: `(what, text)`.
+type Seen = Vec<(String, String)>;
+
+/// Reads `path` and keeps what came back, whatever the status.
+fn read_all(server: &Server, path: &str, seen: &mut Seen) -> Value {
+    let (status, _, text) = server.get_text(path);
+    assert!(status < 500, "GET {path}: {status} {text}");
+    seen.push((format!("GET {path}"), text.clone()));
+    common::to_json(&text)
+}
+
+/// Every message waiting on `ws` within `wait`, kept as `what`.
+fn drain(ws: &mut Ws, what: &str, wait: std::time::Duration, seen: &mut Seen) {
+    ws.socket
+        .get_ref()
+        .set_read_timeout(Some(wait))
+        .expect("a read timeout");
+    while let Ok(text) = ws.try_recv_text_any() {
+        seen.push((what.to_string(), text));
+    }
+}
+
+/// The claim the docs make of seats (and ARCHITECTURE.md's invariant):
+/// tokens and invite codes never appear in a state, a record or a server
+/// log. An online game is played through every kind of request that
+/// carries a secret — a renewed invite, its claim, names, hellos, moves
+/// over HTTP and over a live socket, offers, a renewed token, a state read
+/// with the token in the header and in the query string, a resignation, a
+/// rematch and the new game's moves — with an AI game whose move cannot be
+/// saved (a locked database: the server logs it) and an online import
+/// beside it; then everything the API offers to read is read (states at
+/// every ply, records, lists, the board, status, metrics, health, an
+/// analysis, a spectator's socket) and the server's whole output, stdout
+/// and stderr, taken after it stopped. No secret may be anywhere in them.
+#[test]
+fn no_token_or_invite_code_shows_in_any_record_list_socket_or_log() {
+    use std::time::Duration;
+    let dir = common::TempDir::new("secrets");
+    let mut server = Server::builder()
+        .data_dir(dir.path())
+        // A stalled save gives up at once (the default waits 5 s).
+        .flags(&["--db-timeout", "1"])
+        // Long enough to lock the database before the AI's move is saved.
+        .ai_movetime(500)
+        .capture_log()
+        .start();
+    let mut secrets: Vec<String> = Vec::new();
+    let mut seen: Seen = Vec::new();
+
+    // The online game: white creates it, renews the invite, black claims
+    // the new one.
+    let g = server.create(json!({"mode": "online"}));
+    let id = g.id.clone();
+    let white = g.white().to_string();
+    let first_code = g.invite.clone().expect("an invite");
+    secrets.extend([white.clone(), first_code.clone()]);
+    let mut spectator = server.live(&id);
+    let (status, renewed) = server.renew_invite(&id, &white);
+    assert_eq!(status, 200, "{renewed}");
+    let code = renewed["invite"]["code"].as_str().unwrap().to_string();
+    secrets.push(code.clone());
+    assert_error(&server.claim(&id, &first_code), 403, "bad_invite");
+    let (status, claimed) = server.claim(&id, &code);
+    assert_eq!(status, 200, "{claimed}");
+    let black = claimed["token"].as_str().unwrap().to_string();
+    secrets.push(black.clone());
+    assert_error(&server.claim(&id, &code), 409, "invite_used");
+    for (token, name) in [(&white, "Ada"), (&black, "Bea")] {
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/name"),
+            &json!({"token": token, "name": name}),
+        );
+        assert_eq!(status, 200, "{body}");
+    }
+
+    // Both players' sockets say hello with their tokens; white moves over
+    // its socket, black over HTTP, with the token in every way it may go.
+    let mut white_ws = server.live(&id);
+    let mut black_ws = server.live(&id);
+    for (ws, token) in [(&mut white_ws, &white), (&mut black_ws, &black)] {
+        ws.send(&json!({"type": "hello", "token": token, "id": "hi"}));
+        let (ack, _) = ws.recv_until(|m| m["id"] == "hi");
+        assert_eq!(ack["type"], "ack", "{ack}");
+    }
+    white_ws.send(&json!({"type": "move", "move": FIRST, "token": white, "ply": 0, "id": 1}));
+    let (ack, _) = white_ws.recv_until(|m| m["id"] == 1);
+    assert_eq!(ack["type"], "ack", "{ack}");
+    server.play_ok(&id, &black, SECOND);
+    let (status, _) = server.get_with_token(&format!("/api/games/{id}"), &white);
+    assert_eq!(status, 200);
+    read_all(
+        &server,
+        &format!("/api/games/{id}?token={black}"),
+        &mut seen,
+    );
+    for (what, token, action) in [
+        ("draw", &white, "offer"),
+        ("draw", &black, "decline"),
+        ("takeback", &black, "request"),
+        ("takeback", &white, "decline"),
+    ] {
+        let (status, body) = server.action(&id, what, token, action);
+        assert_eq!(status, 200, "{what} {action}: {body}");
+    }
+    // A refused claim of abandonment, with a token, and a refused move.
+    assert_eq!(
+        server.abandon(&id, &white).0,
+        409,
+        "no clock, no abandonment"
+    );
+    assert_error(&server.play(&id, &black, FIRST), 409, "not_your_turn");
+    // White swaps its token for a new one and goes on with it.
+    let (status, renewed) = server.renew_token(&id, &white);
+    assert_eq!(status, 200, "{renewed}");
+    let white2 = renewed["token"].as_str().unwrap().to_string();
+    secrets.push(white2.clone());
+    let state = server.state(&id);
+    let mv = common::legal_moves(&state)[0].clone();
+    server.play_ok(&id, &white2, &mv);
+    let (status, over) = resign(&server, &id, &black);
+    assert_eq!(status, 200, "{over}");
+    // A rematch: each keeps their token, for the other colour.
+    let (status, offered) = server.action(&id, "rematch", &black, "offer");
+    assert_eq!(status, 200, "{offered}");
+    let (status, accepted) = server.action(&id, "rematch", &white2, "accept");
+    assert_eq!(status, 200, "{accepted}");
+    let next = accepted["rematch"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the rematch's id: {accepted}"))
+        .to_string();
+    server.play_ok(&next, &black, FIRST);
+    server.play_ok(&next, &white2, SECOND);
+
+    // An online import: its importer's token and its invite.
+    let (_, _, record) = server.get_text(&format!("/api/games/{id}/record"));
+    let (status, body) = server.post(
+        "/api/games/import",
+        &json!({"record": record, "mode": "online", "side": "white"}),
+    );
+    assert_eq!(status, 201, "{body}");
+    let imported = common::Created::from_json(body);
+    secrets.extend([
+        imported.white().to_string(),
+        imported.invite.clone().unwrap(),
+    ]);
+
+    // An AI game whose move cannot be saved (SQLite: the file locked by
+    // another connection): the server logs the failure.
+    let ai = server.create(json!({"mode": "ai", "level": 4, "side": "white"}));
+    secrets.push(ai.white().to_string());
+    let s = server.play_ok(&ai.id, ai.white(), FIRST);
+    assert_eq!(s["ai_thinking"], true, "{s}");
+    let logs_a_failure = !common::on_postgres();
+    if logs_a_failure {
+        let db = rusqlite::Connection::open(dir.path().join("games.sqlite3")).expect("open db");
+        db.execute_batch("BEGIN EXCLUSIVE")
+            .expect("lock the database");
+        let t0 = std::time::Instant::now();
+        while !server.log().contains("saving the AI's move") {
+            assert!(
+                t0.elapsed() < Duration::from_secs(30),
+                "the failed save was never logged: {}",
+                server.log()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        db.execute_batch("ROLLBACK").expect("unlock");
+    }
+
+    // Everything there is to read.
+    let ids = [
+        id.as_str(),
+        next.as_str(),
+        imported.id.as_str(),
+        ai.id.as_str(),
+    ];
+    for game in ids {
+        let state = read_all(&server, &format!("/api/games/{game}"), &mut seen);
+        for ply in 0..=common::ply(&state) {
+            read_all(&server, &format!("/api/games/{game}?ply={ply}"), &mut seen);
+        }
+        read_all(&server, &format!("/api/games/{game}/record"), &mut seen);
+        let (status, body) = server.get_with_token(&format!("/api/games/{game}"), &white2);
+        assert_eq!(status, 200, "{body}");
+        seen.push((format!("GET {game} with a token"), body.to_string()));
+    }
+    for path in [
+        "/api/games".to_string(),
+        "/api/games?status=ongoing".to_string(),
+        "/api/games?status=over&limit=500".to_string(),
+        "/api/games?watch=true".to_string(),
+        format!("/api/games?ids={}", ids.join(",")),
+        "/api/board".to_string(),
+        "/api/status".to_string(),
+        "/api/health".to_string(),
+        "/metrics".to_string(),
+    ] {
+        read_all(&server, &path, &mut seen);
+    }
+    let (status, analysis) = server.post(
+        &format!("/api/games/{id}/analyse"),
+        &json!({"ply": 2, "movetime": 20}),
+    );
+    assert_eq!(status, 200, "the finished game's analysis: {analysis}");
+    seen.push(("its analysis".into(), analysis.to_string()));
+    let wait = Duration::from_millis(300);
+    drain(&mut spectator, "the spectator's socket", wait, &mut seen);
+    drain(&mut white_ws, "white's socket", wait, &mut seen);
+    drain(&mut black_ws, "black's socket", wait, &mut seen);
+    assert!(
+        seen.iter()
+            .filter(|(what, _)| what.ends_with("socket"))
+            .count()
+            > 10,
+        "the sockets saw the game"
+    );
+
+    let log = server.stop_and_log(Duration::from_secs(10));
+    assert!(log.contains("PÜNCT server: open http://"), "stdout: {log}");
+    assert!(
+        !logs_a_failure || log.contains(&format!("game {}: saving the AI's move", ai.id)),
+        "stderr: {log}"
+    );
+    seen.push(("the server's output".into(), log));
+
+    for secret in &secrets {
+        assert_eq!(secret.len(), 24, "{secret}");
+        for (what, text) in &seen {
+            assert!(
+                !text.contains(secret.as_str()),
+                "{what} shows the secret {secret}: {text}"
+            );
+        }
+    }
 }

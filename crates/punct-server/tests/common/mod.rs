@@ -11,7 +11,7 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The AI's thinking time the test servers use unless told otherwise.
@@ -64,6 +64,13 @@ pub fn punct_bin() -> &'static Path {
         assert!(bin.is_file(), "no punct binary at {}", bin.display());
         bin
     })
+}
+
+/// Adds `line` to a server's kept output.
+fn keep(log: &Mutex<String>, line: &str) {
+    let mut log = log.lock().expect("log lock");
+    log.push_str(line);
+    log.push('\n');
 }
 
 // ------------------------------------------------------------ temp dirs
@@ -204,6 +211,11 @@ pub struct Server {
     pub addr: String,
     pub data_dir: PathBuf,
     agent: ureq::Agent,
+    /// Every line the server wrote to stdout, and to stderr when the
+    /// builder asked for [`ServerBuilder::capture_log`].
+    log: Arc<Mutex<String>>,
+    /// The threads that read the server's output, done once it exits.
+    readers: Vec<std::thread::JoinHandle<()>>,
     // Dropped after the child is killed (fields drop in order).
     _owned_dir: Option<TempDir>,
 }
@@ -219,9 +231,18 @@ pub struct ServerBuilder {
     ai_workers: Option<u32>,
     flags: Vec<String>,
     open_files: Option<u32>,
+    capture_log: bool,
 }
 
 impl ServerBuilder {
+    /// Keeps what the server writes to stderr too (each line still goes
+    /// on to the test's stderr): [`Server::log`] then holds its whole
+    /// output.
+    pub fn capture_log(mut self) -> ServerBuilder {
+        self.capture_log = true;
+        self
+    }
+
     /// Keeps the games in `dir`, which outlives the server (a restarted
     /// server finds them there).
     pub fn data_dir(mut self, dir: &Path) -> ServerBuilder {
@@ -263,6 +284,7 @@ impl ServerBuilder {
                 self.ai_movetime_ms,
                 self.ai_workers,
                 &flags,
+                self.capture_log,
             ),
             None => {
                 let dir = TempDir::new("data");
@@ -272,6 +294,7 @@ impl ServerBuilder {
                     self.ai_movetime_ms,
                     self.ai_workers,
                     &flags,
+                    self.capture_log,
                 );
                 s._owned_dir = Some(dir);
                 s
@@ -289,6 +312,7 @@ impl Server {
             ai_workers: None,
             flags: Vec::new(),
             open_files: None,
+            capture_log: false,
         }
     }
 
@@ -303,6 +327,7 @@ impl Server {
         ai_movetime_ms: u64,
         ai_workers: Option<u32>,
         flags: &[&str],
+        capture_log: bool,
     ) -> Server {
         let mut cmd = match open_files {
             None => Command::new(punct_bin()),
@@ -332,18 +357,38 @@ impl Server {
         let mut child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(if capture_log {
+                Stdio::piped()
+            } else {
+                Stdio::inherit()
+            })
             .spawn()
             .expect("cannot start punct serve");
+        let log = Arc::new(Mutex::new(String::new()));
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
+        let kept = log.clone();
+        let mut readers = vec![std::thread::spawn(move || {
             let mut lines = BufReader::new(stdout).lines();
             let first = lines.next();
+            if let Some(Ok(line)) = &first {
+                keep(&kept, line);
+            }
             let _ = tx.send(first);
             // Keep draining so the server never blocks on a full pipe.
-            for _ in lines {}
-        });
+            for line in lines.map_while(Result::ok) {
+                keep(&kept, &line);
+            }
+        })];
+        if let Some(stderr) = child.stderr.take() {
+            let kept = log.clone();
+            readers.push(std::thread::spawn(move || {
+                for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                    eprintln!("{line}");
+                    keep(&kept, &line);
+                }
+            }));
+        }
         let first = match rx.recv_timeout(Duration::from_secs(60)) {
             Ok(Some(Ok(line))) => line,
             other => {
@@ -365,8 +410,30 @@ impl Server {
             addr,
             data_dir: data_dir.to_path_buf(),
             agent,
+            log,
+            readers,
             _owned_dir: None,
         }
+    }
+
+    /// What the server has written so far: its stdout, and its stderr if
+    /// the builder asked for [`ServerBuilder::capture_log`].
+    pub fn log(&self) -> String {
+        self.log.lock().expect("log lock").clone()
+    }
+
+    /// Stops the server as a service manager would (SIGTERM, then SIGKILL
+    /// after `timeout`) and returns everything it wrote, to its last line.
+    #[cfg(unix)]
+    pub fn stop_and_log(&mut self, timeout: Duration) -> String {
+        self.terminate();
+        if self.wait_exit(timeout).is_none() {
+            self.kill();
+        }
+        for reader in self.readers.drain(..) {
+            let _ = reader.join();
+        }
+        self.log()
     }
 
     /// Kills the server with SIGKILL (no shutdown of any kind) and waits
@@ -559,6 +626,38 @@ impl Server {
             // 20 reads a second: the read limit's refill, so a long wait never
             // runs out of it.
             std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The AI searches holding a worker now (`punct_ai_jobs_running` in
+    /// `/metrics`).
+    pub fn ai_jobs_running(&self) -> u64 {
+        let (status, _, text) = self.request("GET", "/metrics");
+        assert_eq!(status, 200, "{text}");
+        text.lines()
+            .find_map(|l| {
+                l.strip_prefix("punct_ai_jobs_running ")?
+                    .trim()
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or_else(|| panic!("no punct_ai_jobs_running in {text}"))
+    }
+
+    /// Waits until `n` AI searches hold a worker (or panics after
+    /// `timeout`): what a test that stops a running search waits for.
+    pub fn wait_ai_running(&self, n: u64, timeout: Duration) {
+        let start = Instant::now();
+        loop {
+            let running = self.ai_jobs_running();
+            if running == n {
+                return;
+            }
+            assert!(
+                start.elapsed() < timeout,
+                "{running} AI searches run, not {n}, after {timeout:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 
@@ -831,6 +930,12 @@ impl Ws {
             }
             skipped.push(msg);
         }
+    }
+
+    /// The next `state` message's game (other messages skipped).
+    pub fn next_state(&mut self) -> Value {
+        let (msg, _) = self.recv_until(|m| m["type"] == "state");
+        msg["game"].clone()
     }
 
     /// The next `state` message whose game has `ply`.
