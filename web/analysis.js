@@ -300,6 +300,9 @@ export class Analysis {
       return;
     }
     const values = review.values;
+    // A very long game has its last plies reviewed: values[0] is after
+    // `from` plies.
+    const from = review.from || 0;
     const n = values.length - 1;
     const right = W - 4;
     const top = 4;
@@ -324,17 +327,18 @@ export class Analysis {
     const step = Math.max(2, Math.ceil(n / 8 / 2) * 2);
     for (let p = 0; p <= n; p += step) {
       svg("line", { class: "graph-tick", x1: x(p), x2: x(p), y1: bottom, y2: bottom + 3 }, g);
-      label(p === 0 ? t("game.analysis.start") : moveNumber(p, blackFirst).replace("…", ""), x(p), bottom + 11, "graph-label x");
+      const ply = from + p;
+      label(ply === 0 ? t("game.analysis.start") : moveNumber(ply, blackFirst).replace("…", ""), x(p), bottom + 11, "graph-label x");
     }
     svg("polyline", {
       class: "graph-line",
       points: values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
     }, g);
-    const shown = this.view ? this.view.ply : n;
+    const shown = Math.min(n, Math.max(0, (this.view ? this.view.ply : from + n) - from));
     svg("line", { class: "graph-ply", x1: x(shown), y1: top, x2: x(shown), y2: bottom }, g);
     for (const m of review.mistakes) {
       // A blunder is a diamond, a mistake a dot: told apart without colour.
-      const [cx, cy] = [x(m.ply), y(values[m.ply])];
+      const [cx, cy] = [x(m.ply - from), y(values[m.ply - from])];
       const dot = m.kind === "blunder"
         ? svg("polygon", {
           class: `graph-mistake ${m.kind}`, "data-ply": m.ply,

@@ -27,7 +27,8 @@ pub struct ServeArgs {
     pub ai_movetime: u64,
     /// The search time per position of the post-game analysis, in
     /// milliseconds (each ended game is analysed once, in the background,
-    /// in at most 10 s of engine time: a longer game gets less a position)
+    /// in at most 10 s of engine time: a longer game gets less a position,
+    /// and one of more than 200 positions its last 200 only)
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(10..=5_000))]
     pub review_movetime: u64,
     /// How many AI searches may run at once [default: the number of cores]

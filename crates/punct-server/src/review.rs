@@ -34,11 +34,23 @@ const BLUNDER: i64 = 400;
 /// for minutes.
 const BUDGET_MS: u64 = 10_000;
 
+/// The most positions one review searches: a longer game (an import of
+/// thousands of plies) has its last ones reviewed, where it was decided.
+/// A search has a floor of its own (a position with thousands of legal
+/// moves costs tens of milliseconds whatever its time), so only a cap on
+/// positions bounds a review's cost.
+const MAX_POSITIONS: usize = 200;
+
 /// The search time per position for a review of `positions` positions:
 /// the configured time, or the budget's share, at least 1 ms.
 fn review_movetime(configured: u64, positions: usize) -> u64 {
     let share = BUDGET_MS / (positions.max(1) as u64);
     share.clamp(1, configured.max(1))
+}
+
+/// The first ply reviewed in a game of `plies` plies.
+fn first_reviewed(plies: usize) -> usize {
+    (plies + 1).saturating_sub(MAX_POSITIONS)
 }
 
 /// Work is saved on the job this often.
@@ -113,7 +125,8 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
         return Ok(());
     };
     let moves: Vec<_> = game.moves().collect();
-    let positions = moves.len() + 1;
+    let from = first_reviewed(moves.len());
+    let positions = moves.len() + 1 - from;
     let movetime = review_movetime(app.config.review_movetime_ms, positions);
     let mut progress = Progress {
         fingerprint: fingerprint(&moves_text),
@@ -129,11 +142,11 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
         progress = saved;
     }
     let mut pos = game.start().clone();
-    for (i, &m) in moves.iter().enumerate().take(progress.values.len()) {
+    for (i, &m) in moves.iter().enumerate().take(from + progress.values.len()) {
         pos.play(m).map_err(|e| format!("ply {}: {e}", i + 1))?;
     }
     let mut saved_at = std::time::Instant::now();
-    for i in progress.values.len()..positions {
+    for i in from + progress.values.len()..=moves.len() {
         if *app.stopping.borrow() {
             return Ok(());
         }
@@ -144,7 +157,7 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
         if let Some(&m) = moves.get(i) {
             pos.play(m).map_err(|e| format!("ply {}: {e}", i + 1))?;
         }
-        if saved_at.elapsed() >= SAVE_EVERY && i + 1 < positions {
+        if saved_at.elapsed() >= SAVE_EVERY && i < moves.len() {
             saved_at = std::time::Instant::now();
             let text = serde_json::to_string(&progress).map_err(|e| e.to_string())?;
             if !claim.save(&text).await {
@@ -154,8 +167,14 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
         }
     }
     let Progress { values, best, .. } = progress;
-    let mistakes = mistakes(&values, &moves, game.start().side_to_move(), &best);
+    let first = if from % 2 == 0 {
+        game.start().side_to_move()
+    } else {
+        game.start().side_to_move().opponent()
+    };
+    let mistakes = mistakes(&values, &moves[from..], from, first, &best);
     let review = json!({
+        "from": from,
         "movetime": movetime,
         "values": values,
         "best": best,
@@ -211,10 +230,12 @@ async fn evaluate(
 }
 
 /// The moves that lost most for their player: `values[i]` is White's
-/// value after `i` plies, `first` moved first.
+/// value after `from + i` plies, `moves[i]` the move from there, and
+/// `first` made the first of them.
 fn mistakes(
     values: &[i64],
     moves: &[punct_core::Move],
+    from: usize,
     first: Side,
     best: &[Option<String>],
 ) -> Vec<Value> {
@@ -225,7 +246,7 @@ fn mistakes(
         let loss = sign * (values[i] - values[i + 1]);
         if loss >= MISTAKE && best[i].as_deref() != Some(mv.to_string().as_str()) {
             found.push(json!({
-                "ply": i + 1,
+                "ply": from + i + 1,
                 "side": side.name(),
                 "move": mv.to_string(),
                 "loss": loss,
@@ -258,6 +279,14 @@ mod tests {
     }
 
     #[test]
+    fn a_very_long_game_has_its_last_positions_reviewed() {
+        assert_eq!(first_reviewed(0), 0);
+        assert_eq!(first_reviewed(MAX_POSITIONS - 1), 0);
+        assert_eq!(first_reviewed(MAX_POSITIONS), 1);
+        assert_eq!(first_reviewed(7_212), 7_213 - MAX_POSITIONS);
+    }
+
+    #[test]
     fn saved_work_is_taken_only_for_the_same_game_and_time() {
         let moves = "T@C5/0 T@K10/0";
         let saved = serde_json::to_string(&Progress {
@@ -287,7 +316,7 @@ mod tests {
         // White +100, then Black's move drops Black from −100 to −600
         // (White +600): a blunder of Black's; White's next move loses 200.
         let values = [100, 100, 600, 400];
-        let found = mistakes(&values, &moves, Side::White, &best);
+        let found = mistakes(&values, &moves, 0, Side::White, &best);
         assert_eq!(found.len(), 2, "{found:?}");
         assert_eq!(found[0]["ply"], 2);
         assert_eq!(found[0]["side"], "black");
@@ -303,6 +332,9 @@ mod tests {
         let moves: Vec<punct_core::Move> = vec!["T@C5/0".parse().unwrap()];
         let values = [0, -500];
         let best = vec![Some("T@C5/0".to_string())];
-        assert!(mistakes(&values, &moves, Side::White, &best).is_empty());
+        assert!(mistakes(&values, &moves, 0, Side::White, &best).is_empty());
+        // Counted from where the review starts.
+        let later = mistakes(&[500, 0], &moves, 40, Side::White, &[None]);
+        assert_eq!(later[0]["ply"], 41);
     }
 }
