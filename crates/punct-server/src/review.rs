@@ -167,7 +167,7 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
         }
     }
     let Progress { values, best, .. } = progress;
-    let first = if from % 2 == 0 {
+    let first = if from.is_multiple_of(2) {
         game.start().side_to_move()
     } else {
         game.start().side_to_move().opponent()
