@@ -28,6 +28,7 @@ import threading
 import time
 
 BIN = "target/debug/punct"
+POSTGRES = None
 
 
 class Server:
@@ -342,6 +343,63 @@ def rates():
         s.stop()
 
 
+def frozen():
+    """PostgreSQL frozen (SIGSTOP) for 20 s while a player moves and reads:
+    how fast and how the server answers meanwhile, and after."""
+    pgdir = POSTGRES
+    with open(os.path.join(pgdir, "data", "postmaster.pid")) as f:
+        lines = f.read().split("\n")
+    postmaster, port = int(lines[0]), lines[3]
+    url = f"postgres://punct@127.0.0.1:{port}/attack_{os.getpid()}"
+    subprocess.run(["psql", f"postgres://punct@127.0.0.1:{port}/postgres", "-qc", f"CREATE DATABASE attack_{os.getpid()}"], check=True)
+    subprocess.run([BIN, "db", "migrate", "--database", url], check=True, capture_output=True)
+    s = Server("--database", url, "--rate-move", "100000/min")
+    try:
+        _, g = s.post("/api/games", {"mode": "hotseat"})
+        gid, token, state = g["id"], g["seats"]["white"], g["game"]
+        rng = random.Random(2)
+        pids = [postmaster] + [int(p) for p in subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()]
+        answers = []
+        t_end = time.perf_counter() + 30
+        frozen_at = time.perf_counter() + 3
+        thawed_at = frozen_at + 20
+        froze = thawed = False
+        while time.perf_counter() < t_end:
+            now = time.perf_counter()
+            if not froze and now >= frozen_at:
+                for p in pids:
+                    os.kill(p, 19)  # SIGSTOP
+                froze = True
+            if froze and not thawed and now >= thawed_at:
+                for p in pids:
+                    os.kill(p, 18)  # SIGCONT
+                thawed = True
+            phase = "before" if not froze else ("frozen" if not thawed else "after")
+            if state.get("status") == "ongoing" and state.get("legal_moves"):
+                mv = rng.choice(state["legal_moves"])
+                (status, body), ms = timed(lambda: s.post(f"/api/games/{gid}/moves", {"token": token, "move": mv}))
+                if status == 200:
+                    state = body
+                answers.append((phase, "move", status, ms))
+            (status, body), ms = timed(lambda: s.get(f"/api/games/{gid}"))
+            if status == 200:
+                state = body
+            answers.append((phase, "read", status, ms))
+            (status, _), ms = timed(lambda: s.get("/api/health"))
+            answers.append((phase, "health", status, ms))
+            time.sleep(0.2)
+        for phase in ("before", "frozen", "after"):
+            for kind in ("move", "read", "health"):
+                xs = [a for a in answers if a[0] == phase and a[1] == kind]
+                if xs:
+                    codes = {}
+                    for a in xs:
+                        codes[a[2]] = codes.get(a[2], 0) + 1
+                    say(f"frozen: {phase}, {kind}", answers=codes, max_ms=f"{max(a[3] for a in xs):.0f}", p50_ms=f"{statistics.median(a[3] for a in xs):.0f}")
+    finally:
+        s.stop()
+
+
 ATTACKS = {"methods": methods, "trickle": trickle, "import": import_, "lists": lists, "rates": rates}
 
 
@@ -349,9 +407,14 @@ def main():
     global BIN
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--bin", default=BIN)
+    p.add_argument("--postgres", metavar="DIR", help="a scripts/postgres.sh cluster's directory, for frozen")
     p.add_argument("attacks", nargs="*", metavar="ATTACK", help=" ".join(ATTACKS))
     args = p.parse_args()
     BIN = args.bin
+    global POSTGRES
+    POSTGRES = args.postgres
+    if POSTGRES:
+        ATTACKS["frozen"] = frozen
     unknown = [a for a in args.attacks if a not in ATTACKS]
     if unknown:
         p.error(f"unknown attack {unknown[0]!r}: use {', '.join(ATTACKS)}")
