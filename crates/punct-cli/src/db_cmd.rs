@@ -84,8 +84,10 @@ pub fn run(args: DbArgs) -> Result<(), Failure> {
 fn classify(e: StoreError) -> Failure {
     match e.kind() {
         ErrorKind::Unreachable | ErrorKind::Unusable => bad_input(e.to_string()),
-        ErrorKind::Failed | ErrorKind::Corrupt | ErrorKind::Conflict | ErrorKind::Timeout => {
-            failed(e.to_string())
-        }
+        ErrorKind::Failed
+        | ErrorKind::Corrupt
+        | ErrorKind::Conflict
+        | ErrorKind::Timeout
+        | ErrorKind::Unavailable => failed(e.to_string()),
     }
 }

@@ -114,8 +114,9 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A store that failed is the server's fault, whatever its kind: 500
-/// with the store's message (which names the database, never a secret).
+/// A store that failed is the server's fault: 500 with the store's
+/// message (which names the database, never a secret); 503 with
+/// `Retry-After` when it stalled or refused for now.
 impl From<punct_store::StoreError> for ApiError {
     fn from(e: punct_store::StoreError) -> ApiError {
         match e.kind() {
@@ -123,6 +124,12 @@ impl From<punct_store::StoreError> for ApiError {
             punct_store::ErrorKind::Timeout => ApiError {
                 retry_after: Some(DATABASE_RETRY),
                 ..ApiError::unavailable("database_timeout", e.to_string())
+                    .with("seconds", DATABASE_RETRY)
+            },
+            // Locked or full: nothing written, worth asking again soon.
+            punct_store::ErrorKind::Unavailable => ApiError {
+                retry_after: Some(DATABASE_RETRY),
+                ..ApiError::unavailable("database_unavailable", e.to_string())
                     .with("seconds", DATABASE_RETRY)
             },
             _ => ApiError::internal(e.to_string()),

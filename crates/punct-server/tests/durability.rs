@@ -325,9 +325,10 @@ fn stored(db: &rusqlite::Connection, id: &str) -> (i64, i64) {
 }
 
 /// A player's change that cannot be committed — the database locked by
-/// another connection beyond SQLite's own 5 s wait, or refusing the write
-/// as a full disk does (a trigger rolls the transaction back) — is
-/// answered 500 `internal` naming the failed write, leaves the game and
+/// another connection beyond SQLite's own 5 s wait (503
+/// `database_unavailable`, to be asked again), or refusing the write (a
+/// trigger rolls the transaction back: 500 `internal`) — is answered
+/// naming the failed write, leaves the game and
 /// its version as they were (in memory and in the file), and reaches no
 /// live socket; once the database takes writes again, the same change
 /// succeeds, once. A move, a resignation and a draw offer, each in an
@@ -390,8 +391,8 @@ fn a_players_change_that_cannot_be_committed_changes_nothing_and_is_not_broadcas
         }
     };
     #[track_caller]
-    fn failed(answer: &(u16, Value), cause: &str) {
-        assert_error(answer, 500, "internal");
+    fn failed(answer: &(u16, Value), cause: &str, status: u16, code: &str) {
+        assert_error(answer, status, code);
         let message = answer.1["error"]["message"].as_str().unwrap();
         assert!(
             message.contains("database write failed") && message.contains(cause),
@@ -403,7 +404,8 @@ fn a_players_change_that_cannot_be_committed_changes_nothing_and_is_not_broadcas
     // busy time, then fails.
     db.execute_batch("BEGIN EXCLUSIVE").unwrap();
     let t0 = Instant::now();
-    failed(&send(0), "locked");
+    // Refused for now: to be asked again.
+    failed(&send(0), "locked", 503, "database_unavailable");
     eprintln!(
         "a move against a locked database failed after {:?}",
         t0.elapsed()
@@ -411,15 +413,15 @@ fn a_players_change_that_cannot_be_committed_changes_nothing_and_is_not_broadcas
     unchanged("locked", &db);
     db.execute_batch("ROLLBACK").unwrap();
 
-    // A write the database refuses at once, as a full disk does: the
-    // transaction is rolled back.
+    // A write the database refuses at once: the transaction is rolled
+    // back.
     db.execute_batch(
         "CREATE TRIGGER full BEFORE UPDATE ON games \
          BEGIN SELECT RAISE(ROLLBACK, 'database or disk is full'); END;",
     )
     .unwrap();
     for i in 0..3 {
-        failed(&send(i), "disk is full");
+        failed(&send(i), "disk is full", 500, "internal");
     }
     unchanged("refused", &db);
     db.execute_batch("DROP TRIGGER full").unwrap();

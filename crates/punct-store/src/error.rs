@@ -25,6 +25,10 @@ pub enum ErrorKind {
     /// The database did not answer in time (stalled, overloaded): the
     /// call was given up. A write given up may still land.
     Timeout,
+    /// The database refused the write for now (its file locked by
+    /// another process, its disk full): nothing was written, and the same
+    /// write may succeed later.
+    Unavailable,
 }
 
 /// A failure of the store, by [kind](ErrorKind), with its message.

@@ -6,7 +6,7 @@
 //! write: a move is on disk before anyone is told it was played, and many
 //! games moving at once share one fsync (group commit).
 
-use super::{BoxFuture, GameRow, ListFilter, SaveError, StoreError, COLUMNS};
+use super::{BoxFuture, ErrorKind, GameRow, ListFilter, SaveError, StoreError, COLUMNS};
 use crate::game::Words;
 use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
@@ -560,7 +560,14 @@ static UPDATE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 });
 
 fn write_failed(e: rusqlite::Error) -> SaveError {
-    SaveError::Failed(StoreError::failed(format!("database write failed: {e}")))
+    use rusqlite::ErrorCode::{DatabaseBusy, DatabaseLocked, DiskFull};
+    let kind = match e.sqlite_error_code() {
+        // Not broken: another process holds the file, or the disk is
+        // full until someone makes room.
+        Some(DatabaseBusy | DatabaseLocked | DiskFull) => ErrorKind::Unavailable,
+        _ => ErrorKind::Failed,
+    };
+    SaveError::Failed(StoreError::new(kind, format!("database write failed: {e}")))
 }
 
 /// Runs one write inside the batch's transaction. A failed statement
@@ -990,6 +997,24 @@ mod tests {
             Err(SaveError::Stale)
         );
         assert_eq!(store.load("nope").unwrap(), None);
+    }
+
+    #[test]
+    fn a_locked_file_or_a_full_disk_refuses_for_now_other_failures_fail() {
+        use rusqlite::ffi;
+        let kind = |code: i32| match write_failed(rusqlite::Error::SqliteFailure(
+            ffi::Error::new(code),
+            None,
+        )) {
+            SaveError::Failed(e) => e.kind(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(kind(ffi::SQLITE_BUSY), ErrorKind::Unavailable);
+        assert_eq!(kind(ffi::SQLITE_LOCKED), ErrorKind::Unavailable);
+        assert_eq!(kind(ffi::SQLITE_FULL), ErrorKind::Unavailable);
+        assert_eq!(kind(ffi::SQLITE_IOERR), ErrorKind::Failed);
+        assert_eq!(kind(ffi::SQLITE_CORRUPT), ErrorKind::Failed);
+        assert_eq!(kind(ffi::SQLITE_CONSTRAINT), ErrorKind::Failed);
     }
 
     #[test]
