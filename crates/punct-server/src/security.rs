@@ -125,6 +125,9 @@ fn host_name(host: &str) -> &str {
 pub async fn guard(State(hosts): State<Arc<Hosts>>, req: Request, next: Next) -> Response {
     let mut all_hosts = req.headers().get_all(header::HOST).iter();
     let host = all_hosts.next().map(|h| h.to_str().unwrap_or("\u{fffd}"));
+    // An absolute request target (`GET http://name/path`) names the host
+    // in place of `Host` (RFC 9112, 3.2.2): that name is checked too.
+    let target = req.uri().authority().map(|a| a.as_str());
     let several = all_hosts.next().is_some();
     // Health checks and metrics scrapers call an instance by its own
     // address, not the public name; these two answers hold nothing a page
@@ -142,14 +145,17 @@ pub async fn guard(State(hosts): State<Arc<Hosts>>, req: Request, next: Next) ->
             "bad_request",
             "the request has more than one Host header; HTTP/1.1 allows one",
         )),
-        Some(h) if !for_operators && !hosts.host_allowed(h) => Some(ApiError::new(
+        Some(h) if !for_operators && !hosts.host_allowed(target.unwrap_or(h)) => {
+            let h = target.unwrap_or(h);
+            Some(ApiError::new(
             StatusCode::MISDIRECTED_REQUEST,
             "bad_host",
             format!(
                 "this server does not answer for the host `{h}` (punct serve --public-url / --allowed-host)"
             ),
         )
-        .with("host", h)),
+        .with("host", h))
+        }
         _ => None,
     };
     let refusal = refusal.or_else(|| {

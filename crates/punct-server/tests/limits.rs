@@ -991,6 +991,15 @@ fn requests_without_one_host_are_refused() {
 #[test]
 fn other_hosts_are_refused_by_a_loopback_server() {
     let (s, _dir) = server(&[]);
+    // An absolute request target names its host in place of `Host`
+    // (RFC 9112, 3.2.2): checked the same.
+    let req = "GET http://evil.example/api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    let (status, _, body) = raw(&s.addr, req.as_bytes(), Duration::from_secs(10));
+    assert_eq!(status, 421, "{body}");
+    assert_json_error(&body, "bad_host");
+    let req =
+        "GET http://127.0.0.1/api/board HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    assert_eq!(raw(&s.addr, req.as_bytes(), Duration::from_secs(10)).0, 200);
     for host in ["evil.example", "evil.example:8080", "127.0.0.1.nip.example"] {
         let req = format!("GET /api/games HTTP/1.1\r\nHost: {host}\r\n\r\n");
         let (status, _, body) = raw(&s.addr, req.as_bytes(), Duration::from_secs(10));
