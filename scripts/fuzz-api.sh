@@ -5,7 +5,8 @@
 # `punct serve`: the documented examples, boundary and invalid values of
 # every operation, random ones, and games played through the document's
 # links. Every answer must be no 5xx, a documented status with its
-# content type, a body that fits its schema and the documented headers.
+# content type, a body that fits its schema and the documented headers,
+# and a 4xx where the request breaks the document.
 #
 #   scripts/fuzz-api.sh      SQLite, then PostgreSQL when
 #                            PUNCT_TEST_DATABASE_URL names a cluster
