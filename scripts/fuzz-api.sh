@@ -30,6 +30,8 @@ examples=${PUNCT_FUZZ_EXAMPLES:-30}
 # schemathesis, installed with pip from PyPI, every file checked by hash.
 venv=${PUNCT_FUZZ_VENV:-${TMPDIR:-/tmp}/punct-fuzz-venv}
 stamp=$(sha256sum fuzz/requirements.txt | cut -c1-16)
+exec 9> "$venv.lock"
+flock 9
 if [ "$(cat "$venv/.requirements" 2> /dev/null)" != "$stamp" ]; then
     rm -rf "$venv"
     python3 -m venv "$venv"
@@ -37,6 +39,7 @@ if [ "$(cat "$venv/.requirements" 2> /dev/null)" != "$stamp" ]; then
         -r fuzz/requirements.txt
     echo "$stamp" > "$venv/.requirements"
 fi
+flock -u 9
 
 cargo build -p punct-cli --locked --quiet
 bin=${CARGO_TARGET_DIR:-$root/target}/debug/punct
