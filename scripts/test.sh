@@ -21,6 +21,8 @@ PUNCT_TEST_BACKEND=postgres cargo test -p punct-server --locked \
 # The deployment as shipped (deploy/: nginx and Caddy over HTTPS in front of
 # two instances on PostgreSQL), scripts/deploy-test.sh.
 timeout 180 bash scripts/deploy-test.sh 2>&1 | tee -a "$log"
+# The API fuzzer against the binary, on SQLite and on this PostgreSQL.
+bash scripts/fuzz-api.sh 2>&1 | tee -a "$log"
 
 # Browser tests need chromium (Debian's package) and playwright-core (npm).
 chromium=${PUNCT_CHROMIUM:-/usr/bin/chromium}

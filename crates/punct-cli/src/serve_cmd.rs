@@ -64,7 +64,8 @@ pub struct ServeArgs {
     #[arg(long, default_value = "120/min", help_heading = "Limits per client")]
     pub rate_list: RateFlag,
     /// Other reads that build an answer per client: a game's state or
-    /// record, a board, lessons, puzzles and their tries
+    /// record, a board, the API's description, lessons, puzzles and their
+    /// tries
     #[arg(long, default_value = "1200/min", help_heading = "Limits per client")]
     pub rate_read: RateFlag,
     /// The server is behind a reverse proxy: the client is the last address

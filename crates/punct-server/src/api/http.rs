@@ -9,6 +9,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use punct_core::Variant;
 use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 
 /// Largest request body (a long game record fits many times over).
 pub(crate) const BODY_LIMIT: usize = 64 * 1024;
@@ -19,11 +20,16 @@ pub(crate) struct Body<T>(pub(crate) T);
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
+    /// The body must be a JSON object: read straight into `T`, serde
+    /// would also take an array of the fields' values in their order.
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(v)) => Ok(Body(v)),
-            Err(rejection) => Err(body_error(rejection)),
-        }
+        let object = match axum::Json::<Map<String, Value>>::from_request(req, state).await {
+            Ok(axum::Json(object)) => object,
+            Err(rejection) => return Err(body_error(rejection)),
+        };
+        serde_json::from_value(Value::Object(object))
+            .map(Body)
+            .map_err(|e| ApiError::bad_request("bad_json", format!("the request body: {e}")))
     }
 }
 

@@ -10,6 +10,7 @@ mod games;
 pub(crate) mod http;
 mod learn;
 mod live;
+mod openapi;
 pub(crate) mod ops;
 
 use crate::app::App;
@@ -101,6 +102,8 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::get("/api/games/{id}", Bucket(Read), games::get_game),
         Route::get("/api/games/{id}/record", Bucket(Read), games::get_record),
         Route::get("/api/board", Bucket(Read), games::board),
+        // The API's description (openapi.rs), checked against this table.
+        Route::get("/api/openapi.json", Bucket(Read), openapi::openapi),
         Route::post("/api/games/{id}/moves", Bucket(Move), games::post_move),
         Route::post("/api/games/{id}/resign", Bucket(Move), games::post_resign),
         Route::post("/api/games/{id}/draw", Bucket(Move), games::post_draw),
@@ -276,6 +279,7 @@ mod tests {
             (&get, "/api/games/{id}/live", WebSocket),
             (&get, "/api/games", List),
             (&get, "/api/games/{id}", Read),
+            (&get, "/api/openapi.json", Read),
             (&post, "/api/learn/puzzles/{id}/try", Read),
         ] {
             assert_eq!(

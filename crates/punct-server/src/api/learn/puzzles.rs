@@ -97,6 +97,7 @@ async fn list() -> Response {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct DailyQuery {
     date: Option<String>,
 }
@@ -123,6 +124,7 @@ async fn one(Path(id): Path<String>) -> Result<Response, ApiError> {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Attempt {
     moves: Vec<String>,
 }
