@@ -1234,6 +1234,11 @@ fn live_sockets_push_every_change_to_everyone() {
     let err = black.recv();
     assert_eq!(err["type"], "error", "{err}");
     assert_eq!(err["error"]["code"], "bad_json");
+    // A message is an object: the fields' values in a list are not one
+    // (serde alone would read this as a ping).
+    black.send_text(r#"["ping", 9]"#);
+    let err = black.recv();
+    assert_eq!(err["error"]["code"], "bad_json", "{err}");
     black.send(&json!({"type": "dance", "id": 4}));
     let err = black.recv();
     assert_eq!(err["error"]["code"], "bad_message", "{err}");

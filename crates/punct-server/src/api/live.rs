@@ -372,7 +372,11 @@ pub(crate) async fn live_request(
     game_id: &str,
     text: &str,
 ) -> Value {
-    let req: LiveRequest = match serde_json::from_str(text) {
+    // An object, read as one: serde alone also takes a list of the
+    // fields' values in their order.
+    let req: LiveRequest = match serde_json::from_str::<serde_json::Map<String, Value>>(text)
+        .and_then(|object| serde_json::from_value(Value::Object(object)))
+    {
         Ok(r) => r,
         Err(e) => {
             let e = ApiError::bad_request("bad_json", format!("the message: {e}"));
