@@ -48,7 +48,7 @@ async function openAt(page, api, url, position, lang = null) {
 /** Turns the analysis on and waits for its lines; answers the lines' {move, text}. */
 async function analyse(page) {
   await page.locator(tid('analyse')).click();
-  await page.locator(tid('analysis-line')).first().waitFor({ state: 'visible', timeout: T.move });
+  await page.locator(tid('analysis-line')).first().waitFor({ state: 'visible', timeout: T.ai });
   return page.locator(tid('analysis-line')).evaluateAll((els) => els.map((e) => ({ move: e.dataset.move, text: e.innerText.replace(/\s+/g, ' ').trim() })));
 }
 
@@ -97,7 +97,7 @@ test('three lines previewed on the board, and a forced win with its line', { tim
     }
     assert.equal(new Set(lines.map((l) => l.move)).size, 3, 'three different moves');
     const quiet = page.locator(tid('analysis-verdict'));
-    await quiet.waitFor({ state: 'visible' });
+    await quiet.waitFor({ state: 'visible', timeout: T.ai });
     assert.match(await quiet.innerText(), /No forced connection found for Black within 3 moves|No time was left to tell whether Black/);
     assert.equal(await page.locator(tid('analysis-threat')).count(), 0, 'no threat in an opening');
 
@@ -128,7 +128,7 @@ test('three lines previewed on the board, and a forced win with its line', { tim
     const legal = (await server.api.game(won)).legal_moves;
     assert.ok(wonLines.length >= 1 && wonLines.every((l) => legal.includes(l.move)), JSON.stringify(wonLines));
     const verdict = page.locator(tid('analysis-verdict'));
-    await verdict.waitFor({ state: 'visible' });
+    await verdict.waitFor({ state: 'visible', timeout: T.ai });
     assert.equal(await verdict.getAttribute('data-verdict'), 'win');
     assert.equal(await verdict.getAttribute('data-side'), 'black');
     const said = (await verdict.innerText()).replace(/\s+/g, ' ');
@@ -149,7 +149,7 @@ test('three lines previewed on the board, and a forced win with its line', { tim
     await phone.goto(page.url());
     await waitGamePage(phone);
     await analyse(phone);
-    await phone.locator(tid('analysis-verdict')).waitFor({ state: 'visible' });
+    await phone.locator(tid('analysis-verdict')).waitFor({ state: 'visible', timeout: T.ai });
     await checkFits(phone, 'win 390x844');
     await shots(phone, 'win-390x844');
   });
@@ -166,7 +166,7 @@ test('the opponent\'s threat', { timeout: 90000 }, async () => {
     const lines = await analyse(page);
     assert.ok(lines.length >= 1 && lines.length <= 3, JSON.stringify(lines));
     const threat = page.locator(tid('analysis-threat'));
-    await threat.waitFor({ state: 'visible' });
+    await threat.waitFor({ state: 'visible', timeout: T.ai });
     assert.equal(await threat.getAttribute('data-side'), 'black');
     const said = (await threat.innerText()).replace(/\s+/g, ' ');
     assert.match(said, /^Black threatens to connect in [12] moves?: \S+/, said);
@@ -185,7 +185,7 @@ test('German and Japanese, light and dark: the analysis fits and axe finds nothi
       // two-05 passed: lines, a threat and the quiet verdict at once.
       await openAt(page, server.api, server.url, passed(puzzle('two-05').position), lang);
       await analyse(page);
-      await page.locator(tid('analysis-threat')).waitFor({ state: 'visible' });
+      await page.locator(tid('analysis-threat')).waitFor({ state: 'visible', timeout: T.ai });
       await checkFits(page, `${lang} ${viewport.width}x${viewport.height}`);
       const bad = serious(await axeViolations(page));
       if (bad.length) failures.push(`${lang} ${scheme}: ${describeViolations(bad)}`);
