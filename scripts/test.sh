@@ -21,6 +21,7 @@ PUNCT_TEST_BACKEND=postgres cargo test -p punct-server --locked \
 # The deployment as shipped (deploy/: nginx and Caddy over HTTPS in front of
 # two instances on PostgreSQL), scripts/deploy-test.sh.
 timeout 180 bash scripts/deploy-test.sh 2>&1 | tee -a "$log"
+timeout 200 bash scripts/fault-test.sh 2>&1 | tee -a "$log" # three instances under faults (scripts/fault-test.sh)
 
 # Browser tests need chromium (Debian's package) and playwright-core (npm).
 chromium=${PUNCT_CHROMIUM:-/usr/bin/chromium}
