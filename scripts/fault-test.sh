@@ -20,8 +20,8 @@
 # listens on 127.0.0.1 and runs in a temporary directory, removed at the
 # end with every process, also on a failure or a signal. Uses PUNCT_BIN,
 # or the workspace's debug build; FAULT_LOAD (seconds of load, default
-# 48) and FAULT_SEED (default 1) change the run; FAULT_KEEP=DIR keeps its
-# logs there.
+# 66) and FAULT_SEED (default 1) change the run; FAULT_KEEP=DIR keeps its
+# logs there (FAULT_VERBOSE=1: every request in client.log).
 # Prints "ok N - …" lines with the figures, then "# pass N" and "# fail N";
 # exits non-zero on a failure, naming what was wrong, with the instances'
 # log tails.
