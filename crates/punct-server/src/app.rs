@@ -368,7 +368,7 @@ pub(crate) async fn follow_changes(
 /// until it succeeds or the server stops: the change is announced only
 /// once, so a copy not read again would stay behind for good, showing the
 /// old game and refusing moves at the stored ply as stale.
-async fn catch_up(app: Arc<App>, slot: Arc<Slot>, version: Option<i64>) {
+pub(crate) async fn catch_up(app: Arc<App>, slot: Arc<Slot>, version: Option<i64>) {
     let mut pause = CATCH_UP_PAUSE;
     let mut said = false;
     loop {

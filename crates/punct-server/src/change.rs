@@ -47,10 +47,11 @@ impl App {
             // was dropped (follow_changes), so this copy would stay behind
             // until the game's next change. Read it once more: a change
             // committed before this read is in it, one committed after is
-            // announced to the slot now held.
+            // announced to the slot now held. A read that fails is tried
+            // again meanwhile.
             let mut game = slot.game.lock().await;
-            if let Err(e) = self.reload(&slot, &mut game).await {
-                tracing::warn!("game {id}: reading it again: {}", e.message);
+            if self.reload(&slot, &mut game).await.is_err() {
+                tokio::spawn(crate::app::catch_up(self.clone(), slot.clone(), None));
             }
         }
         slot.arm_clock(&*slot.game.lock().await);
