@@ -1059,7 +1059,10 @@ class Run:
             time.sleep(0.25)
         check(not owed, f"{len(owed)} games against the AI still wait for its move {now() - t0:.1f} s after the "
                         f"load stopped: " + ", ".join(f"{r['id']} (ply {r['plies']})" for r in owed[:8]))
-        return f"within {now() - t0:.1f} s of the load's end (bound {AI_BOUND:.0f} s)"
+        jobs = psql_json("SELECT kind, count(*) AS n FROM jobs GROUP BY kind")
+        waiting = ", ".join(f"{j['n']} {j['kind']}" for j in jobs) or "none"
+        return (f"within {now() - t0:.1f} s of the load's end (bound {AI_BOUND:.0f} s); jobs still in the "
+                f"database: {waiting}")
 
     @staticmethod
     def to_move(row):
