@@ -23,6 +23,9 @@ PUNCT_TEST_BACKEND=postgres cargo test -p punct-server --locked \
 timeout 180 bash scripts/deploy-test.sh 2>&1 | tee -a "$log"
 # The API fuzzer against the binary, on SQLite and on this PostgreSQL.
 bash scripts/fuzz-api.sh 2>&1 | tee -a "$log"
+# Three instances under faults (killed, PostgreSQL frozen and stopped):
+# scripts/fault-test.sh, with a cluster of its own.
+timeout 200 bash scripts/fault-test.sh 2>&1 | tee -a "$log"
 
 # Browser tests need chromium (Debian's package) and playwright-core (npm).
 chromium=${PUNCT_CHROMIUM:-/usr/bin/chromium}

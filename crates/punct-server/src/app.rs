@@ -355,21 +355,53 @@ pub(crate) async fn follow_changes(
             }
         };
         for (slot, version) in held {
-            let app = app.clone();
             // Each on its own: a game whose lock is held does not hold up
             // the others' news.
-            tokio::spawn(async move {
-                let mut game = slot.game.lock().await;
-                if version.is_some_and(|v| v <= game.row.version) {
-                    return;
-                }
-                if let Err(e) = app.reload(&slot, &mut game).await {
-                    tracing::warn!("game {}: reading it again: {}", game.row.id, e.message);
-                }
-            });
+            tokio::spawn(catch_up(app.clone(), slot, version));
         }
     }
 }
+
+/// Reads a held game again after another instance changed it (to
+/// `version`; `None`: changes were missed). A read that fails (the
+/// database stalled or went away just then) is tried again, with pauses,
+/// until it succeeds or the server stops: the change is announced only
+/// once, so a copy not read again would stay behind for good, showing the
+/// old game and refusing moves at the stored ply as stale.
+pub(crate) async fn catch_up(app: Arc<App>, slot: Arc<Slot>, version: Option<i64>) {
+    let mut pause = CATCH_UP_PAUSE;
+    let mut said = false;
+    loop {
+        {
+            let mut game = slot.game.lock().await;
+            if version.is_some_and(|v| v <= game.row.version) {
+                return;
+            }
+            match app.reload(&slot, &mut game).await {
+                Ok(_) => return,
+                Err(e) if !said => {
+                    said = true;
+                    tracing::warn!(
+                        "game {}: reading it again: {}; trying again",
+                        game.row.id,
+                        e.message
+                    );
+                }
+                Err(_) => {}
+            }
+        }
+        if *app.stopping.borrow() {
+            return;
+        }
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(CATCH_UP_PAUSE_MAX);
+    }
+}
+
+/// The first pause before a failed read of another instance's change is
+/// tried again, and the longest (each pause doubles the last).
+const CATCH_UP_PAUSE: Duration = Duration::from_millis(250);
+const CATCH_UP_PAUSE_MAX: Duration = Duration::from_secs(5);
 
 /// Where instances share a database, every few seconds: this instance
 /// confirms its presence rows of the games it serves sockets for (and

@@ -12,6 +12,7 @@ use crate::error::ApiError;
 use crate::games::{now_ms, GameError, LiveGame};
 use crate::limits::ClientKey;
 use punct_store::{JobKind, SaveError};
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -33,13 +34,26 @@ impl App {
         let row = self.store.load(id).await?.ok_or_else(not_found)?;
         let game = LiveGame::from_row(row).map_err(ApiError::internal)?;
         self.queue_review(&game);
-        let slot = {
+        let (slot, inserted) = {
             let mut games = self.games.lock().expect("games lock");
-            games
-                .entry(id.to_string())
-                .or_insert_with(|| Slot::new(game, self))
-                .clone()
+            match games.entry(id.to_string()) {
+                Entry::Occupied(held) => (held.get().clone(), false),
+                Entry::Vacant(free) => (free.insert(Slot::new(game, self)).clone(), true),
+            }
         };
+        if inserted && self.store.jobs().is_some() {
+            // Another instance may have changed the game between the read
+            // above and now: its announcement found no game held here and
+            // was dropped (follow_changes), so this copy would stay behind
+            // until the game's next change. Read it once more: a change
+            // committed before this read is in it, one committed after is
+            // announced to the slot now held. A read that fails is tried
+            // again meanwhile.
+            let mut game = slot.game.lock().await;
+            if self.reload(&slot, &mut game).await.is_err() {
+                tokio::spawn(crate::app::catch_up(self.clone(), slot.clone(), None));
+            }
+        }
         slot.arm_clock(&*slot.game.lock().await);
         self.kick_ai(&slot).await;
         Ok(slot)

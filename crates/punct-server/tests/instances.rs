@@ -414,6 +414,53 @@ fn a_rematch_started_on_two_instances_at_once_begins_once() {
     }
 }
 
+#[test]
+fn a_copy_whose_read_of_another_instances_change_failed_reads_it_again() {
+    // A session holds the games table locked, as a stalled PostgreSQL
+    // would hold every read: the announcement of the game's next version
+    // reaches the instance meanwhile and its read of it times out; the
+    // version is committed (by that session) with no announcement of its
+    // own. The copy must not stay behind for good.
+    let test = "a_copy_whose_read_failed";
+    let Some((servers, url)) = instances_with(test, 1, None, &["--db-timeout", "1"]) else {
+        return;
+    };
+    let a = &servers[0];
+    let g = a.create(json!({"mode": "hotseat"}));
+    let state = a.state(&g.id);
+    let mv = legal_moves(&state)[0].clone();
+    let next = state["version"].as_i64().unwrap() + 1;
+    let locker = {
+        let (url, id, mv) = (url.clone(), g.id.clone(), mv.clone());
+        std::thread::spawn(move || {
+            psql(
+                &url,
+                &format!(
+                    "BEGIN; LOCK TABLE games IN ACCESS EXCLUSIVE MODE; \
+                     UPDATE games SET moves = '{mv}', plies = 1, version = {next} \
+                     WHERE id = '{id}'; SELECT pg_sleep(3); COMMIT"
+                ),
+            )
+        })
+    };
+    let locked = "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation \
+                  WHERE c.relname = 'games' AND l.mode = 'AccessExclusiveLock' AND l.granted";
+    assert!(
+        (0..200).any(|_| {
+            let held = psql(&url, locked).unwrap() != "0";
+            if !held {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            held
+        }),
+        "the games table is locked"
+    );
+    psql(&url, &format!("NOTIFY punct_games, '{} {next}'", g.id)).unwrap();
+    locker.join().unwrap().expect("the locking session");
+    let caught = a.wait_for(&g.id, CATCH_UP, |s| s["version"] == next);
+    assert_eq!(moves(&caught), vec![mv]);
+}
+
 /// Says hello on `ws` with `token` (its seat's) and waits for the answer.
 fn hold_seat(ws: &mut common::Ws, token: &str) {
     ws.send(&json!({"type": "hello", "id": 1, "token": token}));
