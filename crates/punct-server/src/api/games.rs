@@ -235,6 +235,7 @@ pub(crate) async fn list_games(
         // A browser's own games are listed even when empty.
         empty_before: ids.is_none().then(|| now_ms() - EMPTY_GAME_LISTED_MS),
         ids,
+        ..Default::default()
     };
     let rows = app.store.list(&filter).await?;
     let games: Vec<Value> = rows.iter().map(LiveGame::summary).collect();
