@@ -173,7 +173,7 @@ fn key_round(text: &str) -> String {
 /// Kept short: names someone could use to pass for the site or its staff
 /// (admin … official), for a system message or an empty field in a page
 /// or a log (anonymous … www), for the site itself (punct in its
-/// spellings), and for the AI's seats (ai, level1 … level4, bot), whose
+/// spellings), and for the AI's seats (level1 … level4, bot), whose
 /// names the server shows as players'.
 const RESERVED: &[&str] = &[
     "admin",
