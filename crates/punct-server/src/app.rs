@@ -365,6 +365,8 @@ pub(crate) async fn follow_changes(
                     }
                     Vec::new()
                 }
+                // The lobby's changes: for the lobby's side (not yet).
+                Ok(Change::Seek { .. } | Change::Paired { .. }) => Vec::new(),
                 // Missed some: every game held is read again.
                 Ok(Change::Missed) | Err(broadcast::error::RecvError::Lagged(_)) => {
                     games.values().map(|slot| (slot.clone(), None)).collect()
