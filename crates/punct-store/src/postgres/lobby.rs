@@ -57,7 +57,7 @@ static TAKE_PAIR: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 static FORGET: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "WITH gone AS (DELETE FROM seeks WHERE seen < $1 RETURNING id) \
-         SELECT id, pg_notify('{CHANNEL}', 'lobby remove ' || id) FROM gone ORDER BY id"
+         SELECT id, pg_notify('{CHANNEL}', 'lobby remove ' || id) FROM gone ORDER BY id COLLATE \"C\""
     )
 });
 

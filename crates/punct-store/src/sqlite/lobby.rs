@@ -66,12 +66,7 @@ fn delete_into(
     params: &[&dyn rusqlite::ToSql],
     taken: &Taken,
 ) -> Answer {
-    let rows = (|| {
-        let mut stmt = conn.prepare_cached(sql)?;
-        let rows = stmt.query_map(params, seek_at)?;
-        rows.collect::<rusqlite::Result<Vec<SeekRow>>>()
-    })()
-    .map_err(write_failed)?;
+    let rows = all(conn, sql, params, seek_at).map_err(write_failed)?;
     let n = rows.len() as u64;
     *taken
         .lock()
