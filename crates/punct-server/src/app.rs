@@ -120,7 +120,7 @@ pub(crate) struct App {
     /// Sign-ups, sign-ins and sessions (accounts.rs).
     pub(crate) accounts: crate::accounts::Accounts,
     /// This instance's side of the lobby (lobby.rs).
-    pub(crate) lobby: crate::lobby::Lobby,
+    pub(crate) lobby: crate::lobby::Hub,
 }
 
 pub(crate) type Shared = State<Arc<App>>;
@@ -367,10 +367,10 @@ pub(crate) async fn follow_changes(
                     }
                     Vec::new()
                 }
-                // The lobby's news: its watchers and seekers here hear it.
+                // The lobby's news: passed on to the lobby (lobby.rs), whose
+                // watchers and seekers here hear it.
                 Ok(change @ (Change::Seek { .. } | Change::Paired { .. })) => {
-                    let app = app.clone();
-                    tokio::spawn(async move { crate::lobby::on_change(&app, &change).await });
+                    let _ = app.lobby.news.send(change);
                     Vec::new()
                 }
                 // Missed some: every game held is read again.

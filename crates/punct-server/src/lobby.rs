@@ -13,6 +13,10 @@
 //! through the database's announcements (`app::follow_changes` calls
 //! [`on_change`]); on SQLite the one process announces them itself.
 
+mod hub;
+
+pub(crate) use hub::{Hub, LobbyEvent, Mine, Paired};
+
 use crate::app::{new_token, App};
 use crate::clock::TimeControl;
 use crate::create::Seat;
@@ -21,9 +25,8 @@ use crate::games::{now_ms, Account};
 use punct_core::{Side, Variant};
 use punct_store::{Change, SeekRow};
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::sync::Arc;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::mpsc;
 
 /// Open seeks one socket may hold at once.
 pub(crate) const SEEKS_PER_SOCKET: usize = 3;
@@ -37,35 +40,6 @@ const RANGE_PER_SECOND: i64 = 25;
 const SEEK_EXPIRY_MS: i64 = 15_000;
 /// The rating shown and paired by for a player without one.
 const DEFAULT_RATING: i64 = 1500;
-
-/// What lobby watchers hear: a seek added (its public JSON) or removed.
-#[derive(Clone, Debug)]
-pub(crate) enum LobbyEvent {
-    Added(Arc<str>),
-    Removed(String),
-}
-
-/// A seek that became a game, for its seeker's socket.
-#[derive(Clone, Debug)]
-pub(crate) struct Paired {
-    pub(crate) seek: String,
-    pub(crate) game: String,
-    pub(crate) token: String,
-    pub(crate) side: Side,
-}
-
-impl Paired {
-    pub(crate) fn message(&self) -> Value {
-        json!({
-            "type": "paired",
-            "seek": self.seek,
-            "game": self.game,
-            "side": self.side.name(),
-            "token": self.token,
-            "link": format!("/game/{}#token={}", self.game, self.token),
-        })
-    }
-}
 
 /// Who seeks or accepts: an account (signed in) or an anonymous visitor
 /// with an optional display name.
@@ -86,36 +60,6 @@ pub(crate) struct Wanted {
     pub(crate) side: String,
     /// A quick-pairing entry rather than an open seek.
     pub(crate) pool: bool,
-}
-
-/// A seek of this instance's sockets.
-struct Mine {
-    token: String,
-    socket: mpsc::Sender<Paired>,
-    row: SeekRow,
-}
-
-/// This instance's side of the lobby.
-pub(crate) struct Lobby {
-    events: broadcast::Sender<LobbyEvent>,
-    mine: std::sync::Mutex<HashMap<String, Mine>>,
-}
-
-impl Lobby {
-    pub(crate) fn new() -> Lobby {
-        Lobby {
-            events: broadcast::channel(1024).0,
-            mine: Default::default(),
-        }
-    }
-
-    pub(crate) fn subscribe(&self) -> broadcast::Receiver<LobbyEvent> {
-        self.events.subscribe()
-    }
-
-    fn mine_len(&self) -> usize {
-        self.mine.lock().expect("lobby lock").len()
-    }
 }
 
 /// The public JSON of a seek (never its token).
@@ -511,9 +455,18 @@ pub(crate) async fn upkeep(app: Arc<App>) {
     let mut stopping = app.stopping.subscribe();
     let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
     let mut ticks: u64 = 0;
+    let Some(mut news) = app.lobby.news_rx.lock().expect("lobby lock").take() else {
+        return;
+    };
     loop {
         tokio::select! {
             _ = tick.tick() => {}
+            Some(change) = news.recv() => {
+                // Each on its own: a slow read does not hold up the rest.
+                let app = app.clone();
+                tokio::spawn(async move { on_change(&app, &change).await });
+                continue;
+            }
             _ = stopping.changed() => return,
         }
         ticks += 1;

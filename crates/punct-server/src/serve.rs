@@ -70,7 +70,7 @@ pub async fn serve(
         // Half the cores may hash passwords at once: the AI and the
         // games keep the rest.
         accounts: crate::accounts::Accounts::new(store_for_accounts, cores().div_ceil(2)),
-        lobby: crate::lobby::Lobby::new(),
+        lobby: crate::lobby::Hub::new(),
     });
     crate::bots::ensure_all(app.store.as_ref()).await;
     crate::change::resume_ai_games(&app).await;
