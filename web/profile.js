@@ -136,26 +136,27 @@ export function profileScreen(root, navigate, name) {
       section.append(h("p", { class: "small" }, t("profile.stats.none")));
       return section;
     }
-    const rows = [...stats].sort((a, b) => (a.variant === b.variant
-      ? (a.side === "white" ? -1 : 1)
-      : (a.variant === "standard" ? -1 : 1)));
-    const total = rows.reduce((s, r) => ({ won: s.won + (r.won || 0), lost: s.lost + (r.lost || 0), drawn: s.drawn + (r.drawn || 0) }),
+    // A group of rows per variant (its name above them), a row per colour.
+    const variants = [...new Set(stats.map((r) => r.variant))]
+      .sort((a, b) => (a === b ? 0 : a === "standard" ? -1 : b === "standard" ? 1 : a < b ? -1 : 1));
+    const total = stats.reduce((s, r) => ({ won: s.won + (r.won || 0), lost: s.lost + (r.lost || 0), drawn: s.drawn + (r.drawn || 0) }),
       { won: 0, lost: 0, drawn: 0 });
     const cells = (r) => [h("td", {}, num(r.won || 0)), h("td", {}, num(r.lost || 0)), h("td", {}, num(r.drawn || 0))];
     section.append(h("div", { class: "table-scroll" },
       h("table", { class: "data-table stats-table", "data-testid": "profile-stats", "aria-labelledby": "stats-title" },
         h("thead", {}, h("tr", {},
-          h("th", { scope: "col" }, t("profile.stats.variant")),
           h("th", { scope: "col" }, t("profile.stats.colour")),
           h("th", { scope: "col" }, t("profile.stats.won")),
           h("th", { scope: "col" }, t("profile.stats.lost")),
           h("th", { scope: "col" }, t("profile.stats.drawn")))),
-        h("tbody", {}, rows.map((r) => h("tr", { "data-variant": r.variant, "data-side": r.side },
-          h("th", { scope: "row" }, variantName(r.variant)),
-          h("td", {}, h("span", { class: `swatch ${r.side}`, "aria-hidden": "true" }), t(`side.${r.side}`)),
-          cells(r)))),
+        variants.map((v) => h("tbody", { "data-variant": v },
+          h("tr", { class: "group" }, h("th", { scope: "colgroup", colspan: "4" }, variantName(v))),
+          ["white", "black"].map((side) => stats.find((r) => r.variant === v && r.side === side)).filter(Boolean)
+            .map((r) => h("tr", { "data-side": r.side },
+              h("th", { scope: "row" }, h("span", { class: `swatch ${r.side}`, "aria-hidden": "true" }), t(`side.${r.side}`)),
+              cells(r))))),
         h("tfoot", {}, h("tr", {},
-          h("th", { scope: "row", colspan: "2" }, t("profile.stats.total")),
+          h("th", { scope: "row" }, t("profile.stats.total")),
           cells(total))))));
     return section;
   }

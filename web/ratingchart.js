@@ -118,7 +118,7 @@ export class RatingChart {
     svg("line", { class: "chart-axis", x1: LEFT, x2: RIGHT, y1: BOTTOM, y2: BOTTOM }, g);
     // The x axis: dates (or times within a day), evenly spread, each said once.
     const format = xFormat(span);
-    const ticks = span > 0 ? Math.max(2, Math.min(7, Math.floor((RIGHT - LEFT) / 95))) : 1;
+    const ticks = span > 0 ? Math.max(2, Math.min(7, Math.floor((RIGHT - LEFT) / 85))) : 1;
     let last = null;
     for (let k = 0; k < ticks; k++) {
       const at = ticks === 1 ? times[0] : t0 + (span * k) / (ticks - 1);

@@ -13,14 +13,15 @@ export const categoryName = (c) => (CATEGORIES.includes(c) ? t(`rating.category.
 /** A rating as shown: rounded, with "?" while it is provisional. */
 export function ratingText(rating, provisional = false) {
   if (rating == null) return "–";
-  return `${num(Math.round(rating))}${provisional ? "?" : ""}`;
+  // Ratings are written without grouping ("1512", not "1,512").
+  return `${num(Math.round(rating), { useGrouping: false })}${provisional ? "?" : ""}`;
 }
 
 /** A change of rating with its sign: "+12", "−12" (a real minus), "±0". */
 export function changeText(change) {
   const n = Math.round(Number(change) || 0);
   if (n === 0) return "±0";
-  return n > 0 ? `+${num(n)}` : `−${num(-n)}`;
+  return n > 0 ? `+${num(n, { useGrouping: false })}` : `−${num(-n, { useGrouping: false })}`;
 }
 
 /** A rating and its change: "1512 (+12)" (the catalogue's order). */
