@@ -285,6 +285,8 @@ test('a rated game: the end shows each side\'s rating change; the profile its ch
     assert.ok(change > 0, `White's rating went up (${change})`);
     assert.match(await text(white, 'rating-white'), /^White \d+\??\s?\(\+\d+\)$/);
     assert.match(await text(white, 'rating-black'), /^Black \d+\??\s?\(−\d+\)$/);
+    // The opponent's name leads to their profile.
+    assert.equal(await white.locator(tid('profile-link-black')).getAttribute('href'), '/@/Eve');
     await shot(white, PREFIX, 'rated-end-1366');
 
     // A game Dee plays now, for "Playing now".
