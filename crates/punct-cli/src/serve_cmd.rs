@@ -68,6 +68,10 @@ pub struct ServeArgs {
     /// tries
     #[arg(long, default_value = "1200/min", help_heading = "Limits per client")]
     pub rate_read: RateFlag,
+    /// Sign-ups, sign-ins, password changes and account deletions per
+    /// client (each checks a password with argon2id)
+    #[arg(long, default_value = "10/min", help_heading = "Limits per client")]
+    pub rate_account: RateFlag,
     /// The server is behind a reverse proxy: the client is the last address
     /// of X-Forwarded-For (never give this without a proxy that sets it)
     #[arg(long, help_heading = "Limits per client")]
@@ -225,6 +229,7 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
         seat: args.rate_seat.0,
         list: args.rate_list.0,
         read: args.rate_read.0,
+        account: args.rate_account.0,
     };
     config.trust_proxy = args.trust_proxy;
     config.ws_per_client = args.ws_per_client as usize;

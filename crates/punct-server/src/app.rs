@@ -117,6 +117,8 @@ pub(crate) struct App {
     pub(crate) jobs: Arc<crate::jobs::Jobs>,
     /// Whether this instance can save now (health.rs).
     pub(crate) readiness: crate::health::Readiness,
+    /// Sign-ups, sign-ins and sessions (accounts.rs).
+    pub(crate) accounts: crate::accounts::Accounts,
 }
 
 pub(crate) type Shared = State<Arc<App>>;
@@ -277,6 +279,22 @@ impl App {
         if game.is_over() && game.row.review.is_none() && !game.game.is_empty() {
             let _ = self.reviews.try_send(game.row.id.clone());
         }
+        self.rate(game);
+    }
+
+    /// Applies an ended rated game to its players' ratings (ratings.rs:
+    /// once, whichever instance gets there first).
+    fn rate(&self, game: &LiveGame) {
+        if !(game.row.rated && game.is_over()) {
+            return;
+        }
+        let store = self.store.clone();
+        let row = game.row.clone();
+        tokio::spawn(async move {
+            if let Err(e) = crate::ratings::rate(store.as_ref(), &row).await {
+                tracing::warn!("game {}: rating the result: {e}", row.id);
+            }
+        });
     }
 
     /// Games held in memory now.
@@ -468,11 +486,24 @@ pub(crate) async fn share_presence(app: Arc<App>) {
 pub(crate) async fn housekeeping(app: Arc<App>) {
     let mut stopping = app.stopping.subscribe();
     let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
+    let mut ticks: u64 = 0;
     loop {
         tokio::select! {
             _ = tick.tick() => {
                 app.evict_idle_games();
                 app.rates.tidy();
+                app.accounts.tidy();
+                // Sessions past their end, once an hour (any instance may:
+                // removing what is expired twice removes nothing).
+                if ticks.is_multiple_of(720) {
+                    let store = app.store.clone();
+                    tokio::spawn(async move {
+                        if let Err(e) = store.accounts().expire_sessions(now_ms()).await {
+                            tracing::warn!("removing expired sessions: {e}");
+                        }
+                    });
+                }
+                ticks += 1;
             }
             _ = stopping.wait_for(|&s| s) => return,
         }

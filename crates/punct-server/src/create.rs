@@ -8,7 +8,7 @@
 use crate::app::{new_token, App};
 use crate::clock::TimeControl;
 use crate::error::ApiError;
-use crate::games::{now_ms, recorded_result, LiveGame, Mode};
+use crate::games::{now_ms, recorded_result, Account, LiveGame, Mode};
 use crate::limits::ClientKey;
 use punct_core::{Game, Position, Record, Side, Variant};
 use punct_store::GameRow;
@@ -23,6 +23,36 @@ pub(crate) struct NewGame {
     /// The creator's display name.
     pub(crate) name: Option<String>,
     pub(crate) clock: Option<TimeControl>,
+    /// The signed-in creator: their seat is the account's.
+    pub(crate) account: Option<Account>,
+    /// Rated: online, timed, the creator signed in (and the other seat
+    /// taken by an account, checked at the claim).
+    pub(crate) rated: bool,
+}
+
+impl NewGame {
+    /// A rated game must be one that can be rated.
+    pub(crate) fn check_rated(&self) -> Result<(), ApiError> {
+        if !self.rated {
+            return Ok(());
+        }
+        let refuse = |why: &str| ApiError::bad_request("not_ratable", why.to_string());
+        if self.mode != Mode::Online {
+            return Err(refuse(
+                "a rated game is played online, between two accounts",
+            ));
+        }
+        if self.clock.is_none() {
+            return Err(refuse("a rated game needs a clock"));
+        }
+        if self.account.is_none() {
+            return Err(ApiError::forbidden(
+                "rated_needs_account",
+                "sign in to create a rated game",
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl App {
@@ -93,8 +123,10 @@ impl App {
         let start = Position::new(variant);
         let mut row = self.new_row(variant, new.mode, &start, new.creator);
         set_creator_name(&mut row, new.mode, new.creator, new.name);
+        row.rated = new.rated;
         let mut game = LiveGame::new(row, start).map_err(ApiError::internal)?;
         game.set_time_control(new.clock);
+        seat_creator(&mut game, new.mode, new.creator, new.account.as_ref());
         Ok(game)
     }
 
@@ -129,6 +161,7 @@ impl App {
         game.row.finished = game.is_over().then(|| game.outcome());
         game.row.plies = game.game.len() as i64;
         game.set_time_control(new.clock);
+        seat_creator(&mut game, new.mode, new.creator, new.account.as_ref());
         Ok(game)
     }
 
@@ -158,6 +191,14 @@ impl App {
         let slot = self.insert(game);
         self.start_ai(&slot, ai_job);
         Ok(stored)
+    }
+}
+
+/// A signed-in creator's seat is their account's (at one screen neither
+/// seat is: two people share it).
+fn seat_creator(game: &mut LiveGame, mode: Mode, creator: Side, account: Option<&Account>) {
+    if let (Some(account), false) = (account, mode == Mode::Hotseat) {
+        game.seat_account(creator, account);
     }
 }
 

@@ -189,6 +189,11 @@ impl From<GameError> for ApiError {
             RematchStarted(id) => ApiError::conflict("rematch_started", message).with("game", id),
             NotOnline(mode) => ApiError::conflict("not_online", message).with("mode", mode),
             NoClock { .. } => ApiError::conflict("no_clock", message),
+            RatedNeedsAccount => ApiError::forbidden("rated_needs_account", message),
+            OwnGame => ApiError::conflict("own_game", message),
+            AccountName(side) => {
+                ApiError::conflict("account_name", message).with("side", side.name())
+            }
             NotAbandoned {
                 opponent,
                 gone_ms,

@@ -11,6 +11,7 @@
 //! (`App::commit`), and only then answer and push the new state to every
 //! watcher. A failed commit restores the game.
 
+mod accounts;
 mod ai;
 mod analysis;
 mod api;
@@ -28,6 +29,7 @@ mod limits;
 mod log;
 mod metrics;
 mod presence;
+mod ratings;
 mod rematch;
 mod review;
 mod scheduler;
@@ -190,6 +192,9 @@ pub struct Rates {
     /// Reads that build an answer (a game's state, a record, the learning
     /// content).
     pub read: Option<Rate>,
+    /// Sign-ups, sign-ins, password changes and account deletions (each
+    /// hashes a password).
+    pub account: Option<Rate>,
 }
 
 impl Default for Rates {
@@ -203,6 +208,7 @@ impl Default for Rates {
             seat: Rate::per_minute(20),
             list: Rate::per_minute(120),
             read: Rate::per_minute(1200),
+            account: Rate::per_minute(10),
         }
     }
 }

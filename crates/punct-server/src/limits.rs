@@ -123,6 +123,9 @@ pub enum Kind {
     /// Reads that build an answer: a game's state or record, a board, the
     /// learning content and its judged tries.
     Read,
+    /// Signing up and in, changing a password, deleting an account: each
+    /// hashes a password (argon2id, costly by design).
+    Account,
 }
 
 impl Kind {
@@ -136,6 +139,7 @@ impl Kind {
             Kind::Seat => "seat claims, renewals of tokens and invites, and names",
             Kind::List => "game lists",
             Kind::Read => "reads",
+            Kind::Account => "sign-ups, sign-ins and password checks",
         }
     }
 }
@@ -156,6 +160,7 @@ impl RateLimits {
             (Kind::Seat, rates.seat),
             (Kind::List, rates.list),
             (Kind::Read, rates.read),
+            (Kind::Account, rates.account),
         ];
         let buckets = all
             .into_iter()

@@ -10,8 +10,9 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 use punct_store::{
-    BoxFuture, Change, ErrorKind, GameRow, JobKind, JobQueue, Lease, ListFilter, PresenceBoard,
-    PresenceRow, SaveError, Storage, StoreError,
+    AccountError, AccountStore, ApplyError, BoxFuture, Change, ErrorKind, GameRow, HistoryPoint,
+    JobKind, JobQueue, Lease, ListFilter, PasskeyRow, PresenceBoard, PresenceRow, RatedResult,
+    RatingRow, SaveError, SessionRow, StatLine, Storage, StoreError, TokenRow, UserRow,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -292,6 +293,10 @@ impl Storage for Timed {
     fn presence(&self) -> Option<&dyn PresenceBoard> {
         self.inner.presence().map(|_| self as &dyn PresenceBoard)
     }
+
+    fn accounts(&self) -> &dyn AccountStore {
+        self
+    }
 }
 
 // The shared jobs and presence, timed and bounded like the games' calls
@@ -381,5 +386,216 @@ impl PresenceBoard for Timed {
     fn forget(&self, before: i64) -> BoxFuture<'_, Result<u64, StoreError>> {
         let board = self.inner.presence().expect("a presence board");
         self.time("presence_forget", board.forget(before))
+    }
+}
+
+// The accounts and ratings, timed and bounded like the games' calls: the
+// timed accounts (`TimedAccounts`) are the `Timed` store itself, each call
+// passed to the inner store's accounts.
+
+impl AccountStore for Timed {
+    fn create_user(&self, user: UserRow) -> BoxFuture<'_, Result<(), AccountError>> {
+        self.time("create_user", self.inner.accounts().create_user(user))
+    }
+
+    fn user<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<UserRow>, StoreError>> {
+        self.time("user", self.inner.accounts().user(id))
+    }
+
+    fn user_by_key<'a>(
+        &'a self,
+        name_key: &'a str,
+    ) -> BoxFuture<'a, Result<Option<UserRow>, StoreError>> {
+        self.time("user_by_key", self.inner.accounts().user_by_key(name_key))
+    }
+
+    fn users<'a>(&'a self, ids: &'a [String]) -> BoxFuture<'a, Result<Vec<UserRow>, StoreError>> {
+        self.time("users", self.inner.accounts().users(ids))
+    }
+
+    fn set_password<'a>(
+        &'a self,
+        user: &'a str,
+        phc: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.time(
+            "set_password",
+            self.inner.accounts().set_password(user, phc),
+        )
+    }
+
+    fn set_seen<'a>(&'a self, user: &'a str, seen: i64) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.time("set_seen", self.inner.accounts().set_seen(user, seen))
+    }
+
+    fn delete_user<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.time("delete_user", self.inner.accounts().delete_user(user))
+    }
+
+    fn create_session(&self, session: SessionRow) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.time(
+            "create_session",
+            self.inner.accounts().create_session(session),
+        )
+    }
+
+    fn session<'a>(
+        &'a self,
+        hash: &'a str,
+        now: i64,
+    ) -> BoxFuture<'a, Result<Option<(SessionRow, UserRow)>, StoreError>> {
+        self.time("session", self.inner.accounts().session(hash, now))
+    }
+
+    fn touch_session<'a>(
+        &'a self,
+        hash: &'a str,
+        seen: i64,
+        expires: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.time(
+            "touch_session",
+            self.inner.accounts().touch_session(hash, seen, expires),
+        )
+    }
+
+    fn sessions<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<SessionRow>, StoreError>> {
+        self.time("sessions", self.inner.accounts().sessions(user))
+    }
+
+    fn delete_session<'a>(&'a self, hash: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        self.time("delete_session", self.inner.accounts().delete_session(hash))
+    }
+
+    fn delete_sessions<'a>(
+        &'a self,
+        user: &'a str,
+        except: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<u64, StoreError>> {
+        self.time(
+            "delete_sessions",
+            self.inner.accounts().delete_sessions(user, except),
+        )
+    }
+
+    fn expire_sessions(&self, now: i64) -> BoxFuture<'_, Result<u64, StoreError>> {
+        self.time(
+            "expire_sessions",
+            self.inner.accounts().expire_sessions(now),
+        )
+    }
+
+    fn add_passkey(&self, passkey: PasskeyRow) -> BoxFuture<'_, Result<(), AccountError>> {
+        self.time("add_passkey", self.inner.accounts().add_passkey(passkey))
+    }
+
+    fn passkeys<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<PasskeyRow>, StoreError>> {
+        self.time("passkeys", self.inner.accounts().passkeys(user))
+    }
+
+    fn passkey<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<PasskeyRow>, StoreError>> {
+        self.time("passkey", self.inner.accounts().passkey(id))
+    }
+
+    fn update_passkey<'a>(
+        &'a self,
+        id: &'a str,
+        data: &'a str,
+        used: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.time(
+            "update_passkey",
+            self.inner.accounts().update_passkey(id, data, used),
+        )
+    }
+
+    fn remove_passkey<'a>(
+        &'a self,
+        user: &'a str,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        self.time(
+            "remove_passkey",
+            self.inner.accounts().remove_passkey(user, id),
+        )
+    }
+
+    fn add_token(&self, token: TokenRow) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.time("add_token", self.inner.accounts().add_token(token))
+    }
+
+    fn token<'a>(
+        &'a self,
+        hash: &'a str,
+    ) -> BoxFuture<'a, Result<Option<(TokenRow, UserRow)>, StoreError>> {
+        self.time("token", self.inner.accounts().token(hash))
+    }
+
+    fn touch_token<'a>(
+        &'a self,
+        hash: &'a str,
+        used: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.time("touch_token", self.inner.accounts().touch_token(hash, used))
+    }
+
+    fn tokens<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<TokenRow>, StoreError>> {
+        self.time("tokens", self.inner.accounts().tokens(user))
+    }
+
+    fn remove_token<'a>(
+        &'a self,
+        user: &'a str,
+        hash: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        self.time(
+            "remove_token",
+            self.inner.accounts().remove_token(user, hash),
+        )
+    }
+
+    fn ratings<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<RatingRow>, StoreError>> {
+        self.time("ratings", self.inner.accounts().ratings(user))
+    }
+
+    fn apply_rating(&self, result: RatedResult) -> BoxFuture<'_, Result<(), ApplyError>> {
+        self.time("apply_rating", self.inner.accounts().apply_rating(result))
+    }
+
+    fn rating_history<'a>(
+        &'a self,
+        user: &'a str,
+        category: &'a str,
+    ) -> BoxFuture<'a, Result<Vec<HistoryPoint>, StoreError>> {
+        self.time(
+            "rating_history",
+            self.inner.accounts().rating_history(user, category),
+        )
+    }
+
+    fn game_rating<'a>(
+        &'a self,
+        game: &'a str,
+    ) -> BoxFuture<'a, Result<Vec<HistoryPoint>, StoreError>> {
+        self.time("game_rating", self.inner.accounts().game_rating(game))
+    }
+
+    fn leaderboard<'a>(
+        &'a self,
+        category: &'a str,
+        active_since: i64,
+        max_deviation: f64,
+        limit: u32,
+    ) -> BoxFuture<'a, Result<Vec<(UserRow, RatingRow)>, StoreError>> {
+        self.time(
+            "leaderboard",
+            self.inner
+                .accounts()
+                .leaderboard(category, active_since, max_deviation, limit),
+        )
+    }
+
+    fn user_stats<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<StatLine>, StoreError>> {
+        self.time("user_stats", self.inner.accounts().user_stats(user))
     }
 }

@@ -76,6 +76,10 @@ impl LiveGame {
             black_token: old.white_token.clone(),
             white_name: old.black_name.clone(),
             black_name: old.white_name.clone(),
+            // The same two accounts; a rated game's rematch is rated too.
+            white_user: old.black_user.clone(),
+            black_user: old.white_user.clone(),
+            rated: old.rated,
             start: Position::new(variant).to_position_string(),
             moves: String::new(),
             created: now,

@@ -119,6 +119,52 @@ fn host_name(host: &str) -> &str {
     }
 }
 
+/// A write that carries the session cookie must come from a page of this
+/// site (against cross-site request forgery): its `Origin` must be the
+/// server's own or an allowed one, and a write without `Origin` is refused
+/// too (browsers send it on every cross-site and same-site POST; other
+/// clients authenticate by token, not cookie). `SameSite=Lax` already keeps
+/// the cookie off other sites' POSTs; this holds where it does not (older
+/// browsers, a sibling subdomain).
+fn cross_site(req: &Request, hosts: &Hosts, host: Option<&str>) -> Option<ApiError> {
+    if matches!(
+        *req.method(),
+        axum::http::Method::GET | axum::http::Method::HEAD | axum::http::Method::OPTIONS
+    ) {
+        return None;
+    }
+    let carries_session = req
+        .headers()
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .any(|pair| {
+            pair.trim().split_once('=').map(|(n, _)| n) == Some(crate::accounts::SESSION_COOKIE)
+        });
+    if !carries_session {
+        return None;
+    }
+    let origin = req
+        .headers()
+        .get(header::ORIGIN)
+        .map(|o| o.to_str().unwrap_or("\u{fffd}"));
+    match origin {
+        Some(o) if hosts.origin_allowed(o, host) => None,
+        Some(o) => Some(
+            ApiError::forbidden(
+                "cross_origin",
+                format!("a signed-in write from the page of another site ({o}) is refused"),
+            )
+            .with("origin", o),
+        ),
+        None => Some(ApiError::forbidden(
+            "cross_origin",
+            "a signed-in write must say its Origin: it is refused without one",
+        )),
+    }
+}
+
 /// Middleware: refuses requests without one `Host` (400), unknown hosts
 /// (421) and over-long addresses (414), and sets the security headers on
 /// every answer.
@@ -158,6 +204,7 @@ pub async fn guard(State(hosts): State<Arc<Hosts>>, req: Request, next: Next) ->
         }
         _ => None,
     };
+    let refusal = refusal.or_else(|| cross_site(&req, &hosts, target.or(host)));
     let refusal = refusal.or_else(|| {
         let len = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
         (len > URI_LIMIT).then(|| {

@@ -27,6 +27,7 @@ pub async fn serve(
         &metrics,
         config.db_timeout,
     ));
+    let store_for_accounts: Arc<dyn punct_store::Storage> = store.clone();
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))
         .await
         .map_err(|e| format!("cannot listen on {}:{}: {e}", config.bind, config.port))?;
@@ -66,6 +67,9 @@ pub async fn serve(
         metrics,
         jobs: Arc::new(jobs),
         readiness: crate::health::Readiness::default(),
+        // Half the cores may hash passwords at once: the AI and the
+        // games keep the rest.
+        accounts: crate::accounts::Accounts::new(store_for_accounts, cores().div_ceil(2)),
     });
     crate::change::resume_ai_games(&app).await;
     tokio::spawn(crate::app::housekeeping(app.clone()));
@@ -102,6 +106,10 @@ pub async fn serve(
     ready(addr);
     Ok(conn::serve(listener, router, options, shutdown_signal(), stopping).await)
 }
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// This instance's name in the job table: host, process and a few random
 /// letters (a restarted process with the same id is another instance).
 fn instance_name(rng: &mut StdRng) -> String {

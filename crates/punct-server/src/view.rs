@@ -250,6 +250,11 @@ impl LiveGame {
                 "black": self.player_json(Side::Black),
             },
             "assisted": self.row.assisted,
+            // The accounts holding the seats (their names are the seats'
+            // names), and whether the result changes their ratings.
+            "white_user": self.row.white_user,
+            "black_user": self.row.black_user,
+            "rated": self.row.rated,
             "rematch_offer": self.row.rematch_offer.map(Side::name),
             "rematch": self.row.rematch,
             "review": self.review_json(),
@@ -396,6 +401,9 @@ impl LiveGame {
             },
             "to_move": if ongoing { json!(if white_to_move { "white" } else { "black" }) } else { Value::Null },
             "invite_open": row.mode == Mode::Online && row.invite.is_some(),
+            "white_user": row.white_user,
+            "black_user": row.black_user,
+            "rated": row.rated,
             "id": row.id,
             "variant": row.variant,
             "mode": row.mode.name(),

@@ -64,6 +64,11 @@ pub struct GameRow {
     pub rematch: Option<String>,
     /// The post-game analysis as JSON (the server's `review.rs`).
     pub review: Option<String>,
+    /// The users (ids) in the seats, where signed-in players sit.
+    pub white_user: Option<String>,
+    pub black_user: Option<String>,
+    /// The game counts for the players' ratings.
+    pub rated: bool,
 }
 
 /// How a game is played (`Hotseat` in a row made from defaults).

@@ -5,8 +5,10 @@
 //!
 //! Both keep one row per game and make the same two promises: a new game
 //! never replaces a stored one, and a change lands only on the version it
-//! was made from (so two writers can never both play the same ply).
+//! was made from (so two writers can never both play the same ply). Both
+//! keep the accounts and ratings too ([`AccountStore`], `accounts.rs`).
 
+pub mod accounts;
 mod error;
 mod game;
 pub mod jobs;
@@ -14,6 +16,10 @@ pub mod postgres;
 pub mod presence;
 pub mod sqlite;
 
+pub use accounts::{
+    AccountError, AccountStore, ApplyError, HistoryPoint, PasskeyRow, RatedResult, RatedSide,
+    RatingRow, SessionRow, StatLine, TokenRow, UserResult, UserRow,
+};
 pub use error::{ErrorKind, StoreError};
 pub use game::{End, EndReason, GameRow, Mode};
 pub use jobs::{job_of, JobKind, JobQueue, Lease};
@@ -64,7 +70,8 @@ pub(crate) const COLUMNS: &str = "id, variant, mode, ai_level, ai_side, white_to
                                   start, moves, result, reason, draw_offer, takeback, created, \
                                   updated, version, status, plies, invite, imported, tags, \
                                   white_name, black_name, clock, white_ms, black_ms, \
-                                  clock_since, assisted, rematch_offer, rematch, review";
+                                  clock_since, assisted, rematch_offer, rematch, review, \
+                                  white_user, black_user, rated";
 
 /// [`COLUMNS`] as a list reads them: what a list shows, without the
 /// columns that can be long (the moves, an imported record's tags, the
@@ -108,6 +115,21 @@ pub struct ListFilter {
     /// Leave out games without a move last changed before this time (ms):
     /// games begun and left.
     pub empty_before: Option<i64>,
+    /// Only games where this user (an id) has a seat.
+    pub user: Option<String>,
+    /// With `user`: only games where the user played this side (ignored
+    /// without `user`).
+    pub side: Option<punct_core::Side>,
+    /// Only rated (`true`) or unrated (`false`) games.
+    pub rated: Option<bool>,
+    /// Only games of this variant.
+    pub variant: Option<String>,
+    /// With `user`: only games that ended so for the user, from the
+    /// stored result (ignored without `user`).
+    pub result: Option<UserResult>,
+    /// Games to skip (paging), after the ordering (most recently changed
+    /// first, then by id).
+    pub offset: u32,
     pub limit: u32,
 }
 
@@ -124,6 +146,46 @@ impl ListFilter {
         if self.watch {
             conditions
                 .push("status = 'ongoing' AND mode = 'online' AND invite IS NULL AND plies > 0");
+        }
+        conditions
+    }
+
+    /// The conditions on [`ListFilter::user`] (with its side and result),
+    /// the user's id being the parameter written `place`; none without a
+    /// user.
+    pub(crate) fn user_conditions(&self, place: &str) -> Vec<String> {
+        use punct_core::{Outcome, Side};
+        if self.user.is_none() {
+            return Vec::new();
+        }
+        let seat = |side: Side| match side {
+            Side::White => format!("white_user = {place}"),
+            Side::Black => format!("black_user = {place}"),
+        };
+        let mut conditions = vec![match self.side {
+            Some(side) => seat(side),
+            None => format!("({} OR {})", seat(Side::White), seat(Side::Black)),
+        }];
+        // The stored result of an ended game (`status`), from the user's
+        // side: with the user in `side`'s seat, the game ended `status`.
+        let ended = |side: Side, status: Outcome| {
+            format!("({} AND status = '{}')", seat(side), status.token())
+        };
+        match self.result {
+            Some(UserResult::Won) => conditions.push(format!(
+                "({} OR {})",
+                ended(Side::White, Outcome::WhiteWins),
+                ended(Side::Black, Outcome::BlackWins)
+            )),
+            Some(UserResult::Lost) => conditions.push(format!(
+                "({} OR {})",
+                ended(Side::White, Outcome::BlackWins),
+                ended(Side::Black, Outcome::WhiteWins)
+            )),
+            Some(UserResult::Drawn) => {
+                conditions.push(format!("status = '{}'", Outcome::Draw.token()))
+            }
+            None => {}
         }
         conditions
     }
@@ -195,6 +257,8 @@ pub trait Storage: Send + Sync {
     fn presence(&self) -> Option<&dyn PresenceBoard> {
         None
     }
+    /// The accounts and ratings (`accounts.rs`), in the same database.
+    fn accounts(&self) -> &dyn AccountStore;
 }
 
 /// A change announced by the database.
@@ -323,7 +387,9 @@ pub struct Copied {
     pub present: u64,
 }
 
-/// Copies every game of `from` into `to`, column for column. A game the
+/// Copies every game of `from` into `to`, column for column: the games
+/// only, not the accounts and ratings (users, credentials, ratings and
+/// their history stay behind; the games keep their seats' user ids). A game the
 /// target has already is skipped if identical (so a copy that stopped
 /// half-way can be run again) and refused if it differs: nothing is
 /// overwritten. `progress` hears the running count after each page.

@@ -19,6 +19,7 @@ use tokio::sync::broadcast;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::NoTls;
 
+mod accounts;
 mod jobs;
 mod presence;
 
@@ -34,28 +35,28 @@ pub const CHANNEL: &str = "punct_games";
 const POOL_SIZE: usize = 16;
 
 /// A new game, unless its id is taken, with the job it waits for
-/// (parameter 32), announced at commit. Made once.
+/// (parameter 35), announced at commit. Made once.
 static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    let places: Vec<String> = (1..=31).map(|i| format!("${i}")).collect();
+    let places: Vec<String> = (1..=34).map(|i| format!("${i}")).collect();
     format!(
         "WITH added AS (INSERT INTO games ({COLUMNS}) VALUES ({}) \
          ON CONFLICT (id) DO NOTHING RETURNING id, version), {} \
          SELECT pg_notify('{CHANNEL}', id || ' ' || version) FROM added",
         places.join(", "),
-        jobs::keep_job("added", 32)
+        jobs::keep_job("added", 35)
     )
 });
 
-/// A change at its expected version (parameter 32, after the row's own),
-/// with the job the game now waits for (33), announced at commit. Made
+/// A change at its expected version (parameter 35, after the row's own),
+/// with the job the game now waits for (36), announced at commit. Made
 /// once.
 static UPDATE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
-        "WITH changed AS (UPDATE games SET {} WHERE id = $1 AND version = $32 \
+        "WITH changed AS (UPDATE games SET {} WHERE id = $1 AND version = $35 \
          RETURNING id, version), {} \
          SELECT pg_notify('{CHANNEL}', id || ' ' || version) FROM changed",
         super::assignments(|n| format!("${n}")),
-        jobs::keep_job("changed", 33)
+        jobs::keep_job("changed", 36)
     )
 });
 
@@ -377,8 +378,22 @@ impl Store {
             params.push(Box::new(ids.clone()));
             clauses.push(format!("id = ANY(${})", params.len()));
         }
+        if let Some(user) = &filter.user {
+            params.push(Box::new(user.clone()));
+            clauses.extend(filter.user_conditions(&format!("${}", params.len())));
+        }
+        if let Some(rated) = filter.rated {
+            params.push(Box::new(rated));
+            clauses.push(format!("rated = ${}", params.len()));
+        }
+        if let Some(variant) = &filter.variant {
+            params.push(Box::new(variant.clone()));
+            clauses.push(format!("variant = ${}", params.len()));
+        }
         params.push(Box::new(i64::from(filter.limit)));
         let limit = params.len();
+        params.push(Box::new(i64::from(filter.offset)));
+        let offset = params.len();
         let filter = if clauses.is_empty() {
             String::new()
         } else {
@@ -392,7 +407,9 @@ impl Store {
         // collation.
         self.select(
             &LIST_COLUMNS,
-            &format!("{filter} ORDER BY updated DESC, id COLLATE \"C\" LIMIT ${limit}"),
+            &format!(
+                "{filter} ORDER BY updated DESC, id COLLATE \"C\" LIMIT ${limit} OFFSET ${offset}"
+            ),
             &refs,
         )
         .await
@@ -546,13 +563,13 @@ fn level_param(words: &Words) -> Result<Option<i32>, SaveError> {
     })
 }
 
-/// A game's 31 parameters in [`COLUMNS`] order; `w` holds its typed
+/// A game's 34 parameters in [`COLUMNS`] order; `w` holds its typed
 /// values' words.
 fn row_params<'a>(
     g: &'a GameRow,
     w: &'a Words,
     ai_level: &'a Option<i32>,
-) -> [&'a (dyn ToSql + Sync); 31] {
+) -> [&'a (dyn ToSql + Sync); 34] {
     [
         &g.id,
         &g.variant,
@@ -585,6 +602,9 @@ fn row_params<'a>(
         &w.rematch_offer,
         &g.rematch,
         &g.review,
+        &g.white_user,
+        &g.black_user,
+        &g.rated,
     ]
 }
 
@@ -617,6 +637,9 @@ fn row_to_game(r: &tokio_postgres::Row) -> Result<GameRow, StoreError> {
         assisted: r.try_get(27).map_err(bad)?,
         rematch: r.try_get(29).map_err(bad)?,
         review: r.try_get(30).map_err(bad)?,
+        white_user: r.try_get(31).map_err(bad)?,
+        black_user: r.try_get(32).map_err(bad)?,
+        rated: r.try_get(33).map_err(bad)?,
         ..GameRow::default()
     };
     let ai_level: Option<i32> = r.try_get(3).map_err(bad)?;
@@ -735,6 +758,10 @@ impl super::Storage for Store {
 
     fn presence(&self) -> Option<&dyn super::PresenceBoard> {
         Some(self)
+    }
+
+    fn accounts(&self) -> &dyn super::AccountStore {
+        self
     }
 
     fn heartbeat<'a>(&'a self, instance: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {

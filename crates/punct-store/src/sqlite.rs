@@ -8,18 +8,31 @@
 
 use super::{BoxFuture, ErrorKind, GameRow, ListFilter, SaveError, StoreError, COLUMNS};
 use crate::game::Words;
+use accounts::AccountWrite;
 use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::Mutex;
 use tokio::sync::oneshot;
 
+mod accounts;
+
 /// One version of the schema: the columns it adds to `games` (version 1:
-/// all of its columns) and the SQL that brings the version before it here
-/// (version 1: from an empty file).
+/// all of its columns), the tables it makes beside `games` with their
+/// columns, and the SQL that brings the version before it here (version
+/// 1: from an empty file).
 struct SchemaVersion {
     added: &'static [&'static str],
+    tables: &'static [(&'static str, &'static [&'static str])],
     upgrade: &'static str,
+}
+
+/// The tables beside `games` at schema `version`, with their columns.
+fn tables_at(version: u32) -> Vec<(&'static str, &'static [&'static str])> {
+    VERSIONS[..version as usize]
+        .iter()
+        .flat_map(|v| v.tables.iter().copied())
+        .collect()
 }
 
 /// The columns of `games` at schema `version`, in order.
@@ -58,10 +71,12 @@ const VERSIONS: &[SchemaVersion] = &[
             "status",
             "plies",
         ],
+        tables: &[],
         upgrade: include_str!("sqlite/1.sql"),
     },
     SchemaVersion {
         added: &["invite", "imported", "tags"],
+        tables: &[],
         upgrade: include_str!("sqlite/2.sql"),
     },
     SchemaVersion {
@@ -77,7 +92,59 @@ const VERSIONS: &[SchemaVersion] = &[
             "rematch",
             "review",
         ],
+        tables: &[],
         upgrade: include_str!("sqlite/3.sql"),
+    },
+    SchemaVersion {
+        added: &["white_user", "black_user", "rated"],
+        tables: &[
+            (
+                "users",
+                &[
+                    "id", "name", "name_key", "created", "seen", "password", "bot", "deleted",
+                ],
+            ),
+            (
+                "sessions",
+                &["hash", "user_id", "created", "seen", "expires", "agent"],
+            ),
+            (
+                "passkeys",
+                &["id", "user_id", "name", "data", "created", "used"],
+            ),
+            (
+                "api_tokens",
+                &["hash", "user_id", "label", "created", "used"],
+            ),
+            (
+                "ratings",
+                &[
+                    "user_id",
+                    "category",
+                    "rating",
+                    "deviation",
+                    "volatility",
+                    "games",
+                    "updated",
+                ],
+            ),
+            (
+                "rating_history",
+                &[
+                    "game",
+                    "user_id",
+                    "category",
+                    "at",
+                    "rating",
+                    "deviation",
+                    "volatility",
+                    "change",
+                    "score",
+                    "opponent",
+                ],
+            ),
+        ],
+        upgrade: include_str!("sqlite/4.sql"),
     },
 ];
 
@@ -110,6 +177,9 @@ fn row_to_game(r: &rusqlite::Row<'_>) -> Result<GameRow, StoreError> {
         assisted: r.get(27)?,
         rematch: r.get(29)?,
         review: r.get(30)?,
+        white_user: r.get(31)?,
+        black_user: r.get(32)?,
+        rated: r.get(33)?,
         ..GameRow::default()
     };
     Words {
@@ -176,6 +246,9 @@ fn configure(conn: &Connection, sync: SyncMode) -> Result<(), StoreError> {
             sync.pragma()
         )));
     }
+    // The credentials and ratings name stored users (a setting of the
+    // connection, not of the file).
+    conn.pragma_update(None, "foreign_keys", "ON")?;
     Ok(())
 }
 
@@ -232,20 +305,49 @@ fn inspect(conn: &Connection) -> rusqlite::Result<Found> {
             names.join(", ")
         ));
     }
-    if let Some((kind, name)) = tables.iter().find(|(_, name)| name != "games") {
+    let ours = tables_at(SCHEMA_VERSION);
+    if let Some((kind, name)) = tables.iter().find(|(kind, name)| {
+        name != "games" && (kind != "table" || !ours.iter().any(|(t, _)| t == name))
+    }) {
         return foreign(format!("it has a {kind} `{name}` that PÜNCT does not make"));
     }
-    let have: Vec<String> = conn
-        .prepare("SELECT name FROM pragma_table_info('games') ORDER BY cid")?
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    let want = columns_at(version);
-    if let Some(missing) = want.iter().find(|c| !have.iter().any(|h| h == *c)) {
-        return foreign(format!("table games has no column `{missing}`"));
+    // A table's columns against those of the version: what is missing,
+    // or there too much.
+    let columns = |table: &str, want: &[&str]| -> rusqlite::Result<Option<String>> {
+        let have: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?
+            .query_map([table], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        if let Some(missing) = want.iter().find(|c| !have.iter().any(|h| h == *c)) {
+            return Ok(Some(format!("table {table} has no column `{missing}`")));
+        }
+        Ok(have
+            .iter()
+            .find(|h| !want.contains(&h.as_str()))
+            .map(|extra| {
+                format!(
+                "table {table} has a column `{extra}` that schema version {version} does not have"
+            )
+            }))
+    };
+    if let Some(why) = columns("games", &columns_at(version))? {
+        return foreign(why);
     }
-    if let Some(extra) = have.iter().find(|h| !want.contains(&h.as_str())) {
+    let want = tables_at(version);
+    for (table, want) in &want {
+        if !tables.iter().any(|(_, name)| name == table) {
+            return foreign(format!("it has no table `{table}`"));
+        }
+        if let Some(why) = columns(table, want)? {
+            return foreign(why);
+        }
+    }
+    if let Some((_, name)) = tables
+        .iter()
+        .find(|(_, name)| name != "games" && !want.iter().any(|(t, _)| t == name))
+    {
         return foreign(format!(
-            "table games has a column `{extra}` that schema version {version} does not have"
+            "it has a table `{name}` that schema version {version} does not have"
         ));
     }
     Ok(Found::Version(version))
@@ -317,7 +419,14 @@ fn prepare_schema(conn: &mut Connection, path: &Path) -> Result<Option<u32>, Sto
     Ok(from)
 }
 
-type Ack = oneshot::Sender<Result<(), SaveError>>;
+/// A write's answer: the rows it changed (for the writes that tell), or
+/// why it did not land. The accounts' writes answer with
+/// [`SaveError::Duplicate`] for a taken key and an applied rating, and
+/// [`SaveError::Stale`] for a rating computed from an older row
+/// (`sqlite/accounts.rs` turns them into their own errors).
+type Answer = Result<u64, SaveError>;
+
+type Ack = oneshot::Sender<Answer>;
 
 /// One queued write.
 enum Write {
@@ -331,6 +440,8 @@ enum Write {
     /// its own schema version, so the write reaches the file (and, with
     /// `--sync full`, the disk) like a game's without touching a game.
     Heartbeat,
+    /// A write of the accounts and ratings (`sqlite/accounts.rs`).
+    Account(AccountWrite),
 }
 
 /// The database: a writer thread and a connection for reads.
@@ -393,14 +504,16 @@ impl Store {
     /// Stores a new game; returns once it is committed. Never replaces a
     /// game: an id in use is [`SaveError::Duplicate`].
     pub async fn insert(&self, row: GameRow) -> Result<(), SaveError> {
-        self.write(Write::Insert(row)).await
+        self.write(Write::Insert(row)).await.map(drop)
     }
 
     /// Stores a changed game that was at `expected_version` when it was
     /// read; returns once it is committed. If the stored game is at
     /// another version, nothing is written: [`SaveError::Stale`].
     pub async fn update(&self, row: GameRow, expected_version: i64) -> Result<(), SaveError> {
-        self.write(Write::Update(row, expected_version)).await
+        self.write(Write::Update(row, expected_version))
+            .await
+            .map(drop)
     }
 
     /// Stores a changed game (see [`Store::update`]) and a new game it
@@ -413,9 +526,11 @@ impl Store {
     ) -> Result<(), SaveError> {
         self.write(Write::UpdateAndInsert(row, expected_version, Box::new(new)))
             .await
+            .map(drop)
     }
 
-    async fn write(&self, write: Write) -> Result<(), SaveError> {
+    /// Queues `write` for the writer thread; its answer once committed.
+    async fn write(&self, write: Write) -> Answer {
         let stopped = || SaveError::Failed(StoreError::failed("database writer stopped"));
         let (ack, done) = oneshot::channel();
         self.writes
@@ -464,15 +579,30 @@ impl Store {
                 .collect();
             clauses.push(format!("id IN ({})", places.join(", ")));
         }
+        if let Some(user) = &filter.user {
+            values.push(user.clone().into());
+            clauses.extend(filter.user_conditions(&format!("?{}", values.len())));
+        }
+        if let Some(rated) = filter.rated {
+            values.push(rated.into());
+            clauses.push(format!("rated = ?{}", values.len()));
+        }
+        if let Some(variant) = &filter.variant {
+            values.push(variant.clone().into());
+            clauses.push(format!("variant = ?{}", values.len()));
+        }
         values.push(i64::from(filter.limit).into());
         let limit = values.len();
+        values.push(i64::from(filter.offset).into());
+        let offset = values.len();
         let filter = if clauses.is_empty() {
             String::new()
         } else {
             format!("WHERE {}", clauses.join(" AND "))
         };
         let mut stmt = conn.prepare(&format!(
-            "SELECT {} FROM games {filter} ORDER BY updated DESC, id LIMIT ?{limit}",
+            "SELECT {} FROM games {filter} ORDER BY updated DESC, id LIMIT ?{limit} \
+             OFFSET ?{offset}",
             *super::LIST_COLUMNS
         ))?;
         let rows = stmt.query_and_then(rusqlite::params_from_iter(values), row_to_game)?;
@@ -509,9 +639,9 @@ impl Store {
     }
 }
 
-/// A game's 31 parameters in [`COLUMNS`] order; `w` holds its typed
+/// A game's 34 parameters in [`COLUMNS`] order; `w` holds its typed
 /// values' words.
-fn row_params<'a>(g: &'a GameRow, w: &'a Words) -> [&'a dyn rusqlite::ToSql; 31] {
+fn row_params<'a>(g: &'a GameRow, w: &'a Words) -> [&'a dyn rusqlite::ToSql; 34] {
     [
         &g.id,
         &g.variant,
@@ -544,17 +674,21 @@ fn row_params<'a>(g: &'a GameRow, w: &'a Words) -> [&'a dyn rusqlite::ToSql; 31]
         &w.rematch_offer,
         &g.rematch,
         &g.review,
+        &g.white_user,
+        &g.black_user,
+        &g.rated,
     ]
 }
 
 const PLACES: &str = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
-                      ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31";
+                      ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, \
+                      ?32, ?33, ?34";
 
-/// A change at its expected version, which follows the row's own 31
+/// A change at its expected version, which follows the row's own 34
 /// parameters. Made once.
 static UPDATE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
-        "UPDATE games SET {} WHERE id = ?1 AND version = ?32",
+        "UPDATE games SET {} WHERE id = ?1 AND version = ?35",
         super::assignments(|n| format!("?{n}"))
     )
 });
@@ -573,29 +707,38 @@ fn write_failed(e: rusqlite::Error) -> SaveError {
 /// Runs one write inside the batch's transaction. A failed statement
 /// leaves the transaction usable (SQLite rolls back that statement only),
 /// so one write's failure is that write's answer alone.
-fn apply(conn: &Connection, write: &Write) -> Result<(), SaveError> {
+fn apply(conn: &Connection, write: &Write) -> Answer {
     match write {
-        Write::Insert(g) => insert(conn, g),
-        Write::Update(g, expected) => update(conn, g, *expected),
-        Write::UpdateAndInsert(g, expected, new) => {
-            // A savepoint undoes the update if the insert fails, and
-            // leaves the batch's other writes alone.
-            conn.execute_batch("SAVEPOINT linked")
-                .map_err(write_failed)?;
-            let answer = update(conn, g, *expected).and_then(|()| insert(conn, new));
-            if answer.is_err() && !conn.is_autocommit() {
-                conn.execute_batch("ROLLBACK TO linked")
-                    .map_err(write_failed)?;
-            }
-            if !conn.is_autocommit() {
-                conn.execute_batch("RELEASE linked").map_err(write_failed)?;
-            }
-            answer
-        }
+        Write::Insert(g) => insert(conn, g).map(|()| 1),
+        Write::Update(g, expected) => update(conn, g, *expected).map(|()| 1),
+        // Both or neither, and the batch's other writes left alone.
+        Write::UpdateAndInsert(g, expected, new) => linked(conn, || {
+            update(conn, g, *expected).and_then(|()| insert(conn, new))?;
+            Ok(2)
+        }),
         Write::Heartbeat => conn
             .pragma_update(None, "user_version", SCHEMA_VERSION)
+            .map(|()| 0)
             .map_err(write_failed),
+        Write::Account(write) => accounts::apply(conn, write),
     }
+}
+
+/// Runs the statements of one write in a savepoint, which undoes them all
+/// if one fails (or `run` refuses) and leaves the batch's other writes
+/// alone.
+fn linked(conn: &Connection, run: impl FnOnce() -> Answer) -> Answer {
+    conn.execute_batch("SAVEPOINT linked")
+        .map_err(write_failed)?;
+    let answer = run();
+    if answer.is_err() && !conn.is_autocommit() {
+        conn.execute_batch("ROLLBACK TO linked")
+            .map_err(write_failed)?;
+    }
+    if !conn.is_autocommit() {
+        conn.execute_batch("RELEASE linked").map_err(write_failed)?;
+    }
+    answer
 }
 
 /// A new game: never replaces one.
@@ -668,8 +811,8 @@ fn write_loop(mut conn: Connection, rx: mpsc::Receiver<(Write, Ack)>) {
 /// trigger's `RAISE(ROLLBACK)`) fails that write, and the others are tried
 /// again in a new transaction rather than run outside one. A failed commit
 /// fails every write it held.
-fn commit_batch(conn: &mut Connection, writes: &[Write]) -> Vec<Result<(), SaveError>> {
-    let mut answers: Vec<Option<Result<(), SaveError>>> = vec![None; writes.len()];
+fn commit_batch(conn: &mut Connection, writes: &[Write]) -> Vec<Answer> {
+    let mut answers: Vec<Option<Answer>> = vec![None; writes.len()];
     // Every round answers at least one write, so this ends.
     'round: loop {
         let pending: Vec<usize> = (0..writes.len())
@@ -791,11 +934,18 @@ impl super::Storage for Store {
     fn heartbeat<'a>(&'a self, _instance: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
         // One process owns the file: no name to keep.
         Box::pin(async move {
-            self.write(Write::Heartbeat).await.map_err(|e| match e {
-                SaveError::Failed(e) => e,
-                other => StoreError::failed(other.to_string()),
-            })
+            self.write(Write::Heartbeat)
+                .await
+                .map(drop)
+                .map_err(|e| match e {
+                    SaveError::Failed(e) => e,
+                    other => StoreError::failed(other.to_string()),
+                })
         })
+    }
+
+    fn accounts(&self) -> &dyn crate::AccountStore {
+        self
     }
 }
 
@@ -907,7 +1057,7 @@ mod tests {
     fn columns_are_the_current_versions() {
         let names: Vec<&str> = COLUMNS.split(", ").collect();
         assert_eq!(names, columns_at(SCHEMA_VERSION));
-        assert_eq!(SCHEMA_VERSION, 3);
+        assert_eq!(SCHEMA_VERSION, 4);
     }
 
     /// The sync mode asked for is the one the connections have (the
@@ -937,7 +1087,7 @@ mod tests {
         let dir = TempDir::new();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 3);
+        assert_eq!(user_version(&dir.db()), 4);
         let journal: String = Connection::open(dir.db())
             .unwrap()
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -947,7 +1097,7 @@ mod tests {
         // Opening it again changes nothing.
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 3);
+        assert_eq!(user_version(&dir.db()), 4);
     }
 
     #[test]
@@ -1059,7 +1209,7 @@ mod tests {
         conn.execute_batch(&format!(
             "INSERT INTO games ({COLUMNS}) VALUES ('old', 'standard', 'online', NULL, NULL, \
              NULL, NULL, 's', '', NULL, NULL, NULL, NULL, 1, 1, 4, 'ongoing', 0, NULL, 0, NULL, \
-             NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL)"
+             NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0)"
         ))
         .unwrap();
         let dup = GameRow {
@@ -1085,11 +1235,11 @@ mod tests {
         assert_eq!(
             answers,
             vec![
-                Ok(()),
+                Ok(1),
                 Err(SaveError::Duplicate),
                 Err(SaveError::Stale),
-                Ok(()),
-                Ok(())
+                Ok(1),
+                Ok(1)
             ]
         );
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
@@ -1154,12 +1304,12 @@ mod tests {
                 Write::Insert(row("c")),
             ],
         );
-        assert_eq!(answers[0], Ok(()));
+        assert_eq!(answers[0], Ok(1));
         assert!(
             matches!(&answers[1], Err(SaveError::Failed(_))),
             "{answers:?}"
         );
-        assert_eq!(answers[2], Ok(()));
+        assert_eq!(answers[2], Ok(1));
         assert!(conn.is_autocommit(), "no transaction left open");
         let ids: Vec<String> = conn
             .prepare("SELECT id FROM games ORDER BY id")
@@ -1186,7 +1336,7 @@ mod tests {
         assert_eq!(user_version(&dir.db()), 0);
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(1));
-        assert_eq!(user_version(&dir.db()), 3);
+        assert_eq!(user_version(&dir.db()), 4);
         let game = store.load("old1").unwrap().expect("the old game");
         assert_eq!(
             game,
@@ -1221,6 +1371,155 @@ mod tests {
         drop(store);
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None, "migrated once only");
+    }
+
+    /// The schema as `sqlite_master` holds it: every table and index
+    /// with its SQL, by name.
+    fn master(path: &Path) -> Vec<(String, String, Option<String>)> {
+        let conn = Connection::open(path).unwrap();
+        let mut stmt = conn
+            .prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+            .unwrap();
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap();
+        rows.collect::<Result<_, _>>().unwrap()
+    }
+
+    #[test]
+    fn a_version_3_database_is_migrated_and_its_games_kept() {
+        let dir = TempDir::new();
+        let v3: String = VERSIONS[..3].iter().map(|v| v.upgrade).collect();
+        make_db(&dir.db(), &format!("{v3} PRAGMA user_version = 3;"));
+        Connection::open(dir.db())
+            .unwrap()
+            .execute(
+                "INSERT INTO games VALUES ('old3', 'standard', 'online', NULL, NULL, 'wt', 'bt', \
+                 'start', 'C@B7/2', '0-1', 'resignation:white', NULL, NULL, 10, 20, 3, '0-1', \
+                 1, NULL, 0, NULL, 'Ada', 'Bo', '{}', 1000, 2000, NULL, 1, 'black', NULL, \
+                 '{\"r\":1}')",
+                [],
+            )
+            .unwrap();
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        assert_eq!(store.migrated_from(), Some(3));
+        assert_eq!(user_version(&dir.db()), 4);
+        let game = store.load("old3").unwrap().expect("the old game");
+        assert_eq!(
+            game,
+            GameRow {
+                id: "old3".into(),
+                variant: "standard".into(),
+                mode: Mode::Online,
+                white_token: Some("wt".into()),
+                black_token: Some("bt".into()),
+                start: "start".into(),
+                moves: "C@B7/2".into(),
+                end: Some(crate::End {
+                    outcome: punct_core::Outcome::BlackWins,
+                    reason: crate::EndReason::Resignation(Side::White),
+                }),
+                created: 10,
+                updated: 20,
+                version: 3,
+                finished: Some(punct_core::Outcome::BlackWins),
+                plies: 1,
+                white_name: Some("Ada".into()),
+                black_name: Some("Bo".into()),
+                clock: Some("{}".into()),
+                white_ms: Some(1000),
+                black_ms: Some(2000),
+                assisted: true,
+                rematch_offer: Some(Side::Black),
+                review: Some("{\"r\":1}".into()),
+                white_user: None,
+                black_user: None,
+                rated: false,
+                ..GameRow::default()
+            }
+        );
+        // The migrated schema is the one a new database gets: tables,
+        // columns and indexes.
+        let fresh = TempDir::new();
+        drop(Store::open(&fresh.0, SyncMode::Normal).unwrap());
+        assert_eq!(master(&dir.db()), master(&fresh.db()));
+        assert_eq!(table_info(&dir.db()), table_info(&fresh.db()));
+        // The old game changes like any, and lists as unrated.
+        let changed = GameRow {
+            version: 4,
+            white_user: Some("u1".into()),
+            ..game.clone()
+        };
+        block_on(store.update(changed.clone(), 3)).unwrap();
+        assert_eq!(store.load("old3").unwrap(), Some(changed));
+        let unrated = ListFilter {
+            rated: Some(false),
+            limit: 10,
+            ..ListFilter::default()
+        };
+        assert_eq!(store.list(&unrated).unwrap().len(), 1);
+        drop(store);
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        assert_eq!(store.migrated_from(), None, "migrated once only");
+    }
+
+    #[test]
+    fn the_accounts_tables_are_checked_against_the_version() {
+        let v3: String = VERSIONS[..3].iter().map(|v| v.upgrade).collect();
+        let cases = [
+            (
+                schema().replace(
+                    "    agent    TEXT NOT NULL\n",
+                    "    agent    TEXT NOT NULL, x TEXT\n",
+                ) + " PRAGMA user_version = 4;",
+                "is not a PÜNCT games database: table sessions has a column `x` that schema \
+                 version 4 does not have (the file says schema version 4)",
+            ),
+            (
+                schema().replace(
+                    "    created  INTEGER NOT NULL,\n    used     INTEGER\n);\n\
+                     CREATE INDEX passkeys_by_user",
+                    "    created  INTEGER NOT NULL\n);\nCREATE INDEX passkeys_by_user",
+                ) + " PRAGMA user_version = 4;",
+                "is not a PÜNCT games database: table passkeys has no column `used` (the file \
+                 says schema version 4)",
+            ),
+            (
+                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 4;",
+                "is not a PÜNCT games database: it has a table `old_tokens` that PÜNCT does not \
+                 make (the file says schema version 4)",
+            ),
+            (
+                format!("{v3} CREATE TABLE users (id TEXT PRIMARY KEY); PRAGMA user_version = 3;"),
+                "is not a PÜNCT games database: it has a table `users` that schema version 3 \
+                 does not have (the file says schema version 3)",
+            ),
+        ];
+        for (sql, want) in cases {
+            let dir = TempDir::new();
+            make_db(&dir.db(), &sql);
+            let before = std::fs::read(dir.db()).unwrap();
+            assert_eq!(
+                open_err(&dir),
+                format!("database {} {want}", dir.db().display()),
+                "{sql}"
+            );
+            assert_eq!(std::fs::read(dir.db()).unwrap(), before, "{sql}");
+        }
+        // A table the version has, missing.
+        let dir = TempDir::new();
+        make_db(
+            &dir.db(),
+            &format!("{} DROP TABLE ratings; PRAGMA user_version = 4;", schema()),
+        );
+        assert_eq!(
+            open_err(&dir),
+            format!(
+                "database {} is not a PÜNCT games database: it has no table `ratings` (the file \
+                 says schema version 4)",
+                dir.db().display()
+            )
+        );
     }
 
     #[test]
@@ -1290,13 +1589,13 @@ mod tests {
     #[test]
     fn a_database_of_a_newer_punct_is_refused_untouched() {
         let dir = TempDir::new();
-        make_db(&dir.db(), &format!("{} PRAGMA user_version = 4;", schema()));
+        make_db(&dir.db(), &format!("{} PRAGMA user_version = 5;", schema()));
         let before = std::fs::read(dir.db()).unwrap();
         assert_eq!(
             open_err(&dir),
             format!(
-                "database {} was written by a newer punct (schema version 4; this punct knows \
-                 versions up to 3): upgrade punct, or start with another --data-dir",
+                "database {} was written by a newer punct (schema version 5; this punct knows \
+                 versions up to 4): upgrade punct, or start with another --data-dir",
                 dir.db().display()
             )
         );

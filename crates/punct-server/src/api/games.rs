@@ -1,5 +1,6 @@
 //! The HTTP routes: pages, games, records, the board.
 
+use super::accounts::{account_of, Viewer};
 use super::http::{json_text, parse_variant, Body, Params};
 use crate::app::{new_token, Shared};
 use crate::clock::TimeControl;
@@ -36,6 +37,9 @@ pub(crate) struct CreateRequest {
     /// the person's colour; `online`: the creator's seat).
     #[serde(default)]
     side: Option<String>,
+    /// A rated game (online, with a clock, between accounts).
+    #[serde(default)]
+    rated: bool,
 }
 
 /// A game's mode from a request: `ai` (with `level`, default 4; the AI
@@ -107,6 +111,7 @@ fn created(game: &LiveGame, creator: Side) -> Response {
 pub(crate) async fn create_game(
     State(app): Shared,
     Client(client): Client,
+    Viewer(who): Viewer,
     Body(req): Body<CreateRequest>,
 ) -> Result<Response, ApiError> {
     let variant = parse_variant(req.variant.as_deref())?;
@@ -116,7 +121,10 @@ pub(crate) async fn create_game(
         creator,
         name: parse_name(req.name.as_deref())?,
         clock: time_control(req.clock.as_ref())?,
+        account: who.as_ref().map(account_of),
+        rated: req.rated,
     };
+    new.check_rated()?;
     let game = app.new_game(variant, new)?;
     let stored = app.open_game(game, client).await?;
     Ok(created(&stored, creator))
@@ -144,6 +152,7 @@ pub(crate) struct Import {
 pub(crate) async fn import_game(
     State(app): Shared,
     Client(client): Client,
+    Viewer(who): Viewer,
     Body(req): Body<Import>,
 ) -> Result<Response, ApiError> {
     let record = Record::parse(&req.record)
@@ -167,6 +176,8 @@ pub(crate) async fn import_game(
         creator,
         name: parse_name(req.name.as_deref())?,
         clock: time_control(req.clock.as_ref())?,
+        account: who.as_ref().map(account_of),
+        rated: false,
     };
     let game = app.imported_game(&record, &replayed, new)?;
     let stored = app.open_game(game, client).await?;
@@ -235,6 +246,7 @@ pub(crate) async fn list_games(
         // A browser's own games are listed even when empty.
         empty_before: ids.is_none().then(|| now_ms() - EMPTY_GAME_LISTED_MS),
         ids,
+        ..Default::default()
     };
     let rows = app.store.list(&filter).await?;
     let games: Vec<Value> = rows.iter().map(LiveGame::summary).collect();
@@ -472,14 +484,16 @@ pub(crate) struct Claim {
 pub(crate) async fn post_claim(
     State(app): Shared,
     Path(id): Path<String>,
+    Viewer(who): Viewer,
     Body(req): Body<Claim>,
 ) -> Result<Response, ApiError> {
     let token = new_token(&app, 24);
     let name = parse_name(req.name.as_deref())?;
+    let account = who.as_ref().map(account_of);
     let mut side = None;
     let changed = app
         .change(&id, |g| {
-            side = Some(g.claim(&req.invite, token.clone(), name.clone())?);
+            side = Some(g.claim(&req.invite, token.clone(), name.clone(), account.as_ref())?);
             Ok(())
         })
         .await?;

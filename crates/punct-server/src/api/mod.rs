@@ -5,6 +5,7 @@
 //! nothing below this module knows of requests or status codes except
 //! through `ApiError`.
 
+mod accounts;
 mod analysis;
 mod games;
 pub(crate) mod http;
@@ -12,6 +13,7 @@ mod learn;
 mod live;
 mod openapi;
 pub(crate) mod ops;
+mod users;
 
 use crate::app::App;
 use crate::error::ApiError;
@@ -89,7 +91,39 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::get("/learn/{lesson}", PAGE, page),
         Route::get("/puzzles", PAGE, page),
         Route::get("/puzzles/{id}", PAGE, page),
+        Route::get("/signin", PAGE, page),
+        Route::get("/signup", PAGE, page),
+        Route::get("/account", PAGE, page),
+        Route::get("/@/{name}", PAGE, page),
+        Route::get("/leaderboard", PAGE, page),
+        Route::get("/leaderboard/{category}", PAGE, page),
         Route::get("/static/{*file}", Free("embedded files"), static_file),
+        // Accounts: each of these checks a password (argon2id).
+        Route::post("/api/account/signup", Bucket(Account), accounts::sign_up),
+        Route::post("/api/account/signin", Bucket(Account), accounts::sign_in),
+        Route::post(
+            "/api/account/password",
+            Bucket(Account),
+            accounts::change_password,
+        ),
+        Route::post("/api/account/delete", Bucket(Account), accounts::delete),
+        Route::post("/api/account/signout", Bucket(Seat), accounts::sign_out),
+        Route::get("/api/account", Bucket(Read), accounts::account),
+        Route::get("/api/account/games", Bucket(List), accounts::records),
+        Route::post("/api/account/seats", Bucket(Seat), accounts::attach),
+        Route::get("/api/users/{name}", Bucket(Read), users::profile),
+        Route::get("/api/users/{name}/games", Bucket(List), users::games),
+        Route::get(
+            "/api/users/{name}/ratings/{category}",
+            Bucket(Read),
+            users::history,
+        ),
+        Route::get(
+            "/api/leaderboard/{category}",
+            Bucket(List),
+            users::leaderboard,
+        ),
+        Route::get("/api/games/{id}/rating", Bucket(Read), users::game_rating),
         Route::get("/api/games", Bucket(List), games::list_games),
         // A rematch may begin a game: it counts as one.
         Route::post("/api/games", Bucket(Create), games::create_game),
@@ -238,15 +272,21 @@ mod tests {
             free,
             [
                 "/",
+                "/@/{name}",
+                "/account",
                 "/api/health",
                 "/api/status",
                 "/game/{id}",
+                "/leaderboard",
+                "/leaderboard/{category}",
                 "/learn",
                 "/learn/{lesson}",
                 "/metrics",
                 "/puzzles",
                 "/puzzles/{id}",
                 "/rules",
+                "/signin",
+                "/signup",
                 "/static/{*file}",
             ]
         );

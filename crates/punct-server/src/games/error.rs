@@ -118,6 +118,13 @@ pub enum GameError {
         gone_ms: Option<i64>,
         after_ms: i64,
     },
+    /// A rated game's seat is for a signed-in player.
+    RatedNeedsAccount,
+    /// The account holds the other seat already (a rated game against
+    /// oneself).
+    OwnGame,
+    /// A seat held by an account shows the account's name.
+    AccountName(Side),
 }
 
 impl GameError {
@@ -260,6 +267,15 @@ impl fmt::Display for GameError {
                 } else {
                     "is untimed"
                 }
+            ),
+            RatedNeedsAccount => write!(
+                f,
+                "a rated game is played between accounts: sign in to take this seat"
+            ),
+            OwnGame => write!(f, "this account holds the other seat of this game already"),
+            AccountName(side) => write!(
+                f,
+                "{side}'s seat belongs to an account and shows its user name"
             ),
             NotAbandoned {
                 opponent,

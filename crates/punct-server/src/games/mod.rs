@@ -14,6 +14,16 @@ pub use error::{code_point, GameError, NameChar, Offer, Over};
 use punct_core::{Game, Move, Outcome, Position, Record, Side, Status};
 pub use punct_store::{End, EndReason, GameRow, Mode};
 
+/// What a deleted account's seats and profile show as its name.
+pub const DELETED_NAME: &str = "deleted";
+
+/// A signed-in player taking a seat: the account's id and user name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    pub id: String,
+    pub name: String,
+}
+
 /// How a game ended off the board, in English ("white resigns", "White
 /// ran out of time").
 pub fn end_text(end: End) -> String {
@@ -330,6 +340,7 @@ impl LiveGame {
         code: &str,
         token: String,
         name: Option<String>,
+        account: Option<&Account>,
     ) -> Result<Side, GameError> {
         let (Some(side), Some(invite)) = (self.invite_open(), self.row.invite.as_deref()) else {
             return Err(GameError::InviteUsed);
@@ -340,9 +351,19 @@ impl LiveGame {
         if self.is_over() {
             return Err(GameError::Over(Over::BeforeJoined));
         }
+        if let Some(account) = account {
+            if self.user(side.opponent()) == Some(account.id.as_str()) && self.row.rated {
+                return Err(GameError::OwnGame);
+            }
+        } else if self.row.rated {
+            return Err(GameError::RatedNeedsAccount);
+        }
         *self.token_mut(side) = Some(token);
         if name.is_some() {
             *self.name_mut(side) = name;
+        }
+        if let Some(account) = account {
+            self.seat_account(side, account);
         }
         self.row.invite = None;
         self.notice = Some(Notice::Joined(side));
@@ -369,6 +390,66 @@ impl LiveGame {
         self.notice = None;
         self.changed();
         Ok(side)
+    }
+
+    /// The account holding `side`'s seat, if any.
+    pub fn user(&self, side: Side) -> Option<&str> {
+        match side {
+            Side::White => self.row.white_user.as_deref(),
+            Side::Black => self.row.black_user.as_deref(),
+        }
+    }
+
+    /// Gives `side`'s seat to `account`: the seat shows its name.
+    pub fn seat_account(&mut self, side: Side, account: &Account) {
+        let (user, name) = match side {
+            Side::White => (&mut self.row.white_user, &mut self.row.white_name),
+            Side::Black => (&mut self.row.black_user, &mut self.row.black_name),
+        };
+        *user = Some(account.id.clone());
+        *name = Some(account.name.clone());
+    }
+
+    /// Gives the seats `token` holds that no account holds yet to
+    /// `account` (a player who played signed out, then signed up or in);
+    /// answers the seats given. A hot seat's two seats stay with nobody:
+    /// they are one screen's, not one player's.
+    pub fn attach(&mut self, token: &str, account: &Account) -> Result<Vec<Side>, GameError> {
+        let seats = self.seats(token);
+        if seats.is_empty() {
+            return Err(GameError::NoSeat);
+        }
+        if self.row.mode == Mode::Hotseat {
+            return Ok(Vec::new());
+        }
+        let free: Vec<Side> = seats
+            .into_iter()
+            .filter(|&s| self.user(s).is_none())
+            .collect();
+        for &side in &free {
+            self.seat_account(side, account);
+        }
+        if !free.is_empty() {
+            self.changed();
+        }
+        Ok(free)
+    }
+
+    /// The seats of a deleted account show "deleted" (the account stays
+    /// linked, so its games stay on its profile's address). Answers
+    /// whether a seat was the account's.
+    pub fn forget_account(&mut self, user: &str) -> bool {
+        let mut changed = false;
+        for side in [Side::White, Side::Black] {
+            if self.user(side) == Some(user) {
+                *self.name_mut(side) = Some(DELETED_NAME.to_string());
+                changed = true;
+            }
+        }
+        if changed {
+            self.changed();
+        }
+        changed
     }
 
     /// The stored display name of `side`'s player.
@@ -408,6 +489,9 @@ impl LiveGame {
             Some(s) => return Err(GameError::NotSeatOf(s)),
             None => seats,
         };
+        if let Some(&s) = targets.iter().find(|&&s| self.user(s).is_some()) {
+            return Err(GameError::AccountName(s));
+        }
         for s in targets {
             *self.name_mut(s) = name.clone();
         }

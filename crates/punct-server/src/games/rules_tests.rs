@@ -918,7 +918,9 @@ fn resigning_after_the_end_or_without_a_seat_is_refused() {
 fn the_waiting_seat_is_claimed_with_the_invite_code() {
     let mut g = waiting(W);
     let version = g.row.version;
-    let side = g.claim(CODE, "fresh".into(), Some("Bea".into())).unwrap();
+    let side = g
+        .claim(CODE, "fresh".into(), Some("Bea".into()), None)
+        .unwrap();
     assert_eq!(side, B);
     assert_eq!(g.row.black_token.as_deref(), Some("fresh"));
     assert_eq!(g.row.black_name.as_deref(), Some("Bea"));
@@ -934,24 +936,24 @@ fn the_waiting_seat_is_claimed_with_the_invite_code() {
     // A creator on Black leaves White's seat waiting.
     let mut g = waiting(B);
     assert_eq!(g.invite_open(), Some(W));
-    assert_eq!(g.claim(CODE, "fresh".into(), None).unwrap(), W);
+    assert_eq!(g.claim(CODE, "fresh".into(), None, None).unwrap(), W);
     assert_eq!(g.row.white_name, None);
 }
 
 #[test]
 fn a_seat_is_claimed_only_once() {
     let mut g = waiting(W);
-    g.claim(CODE, "first".into(), None).unwrap();
+    g.claim(CODE, "first".into(), None, None).unwrap();
     refused(
         &mut g,
-        |g| g.claim(CODE, "second".into(), None),
+        |g| g.claim(CODE, "second".into(), None, None),
         "invite_used",
         CONFLICT,
     );
     // A used invite is said to be used whatever code comes with it.
     refused(
         &mut g,
-        |g| g.claim("guess", "second".into(), None),
+        |g| g.claim("guess", "second".into(), None, None),
         "invite_used",
         CONFLICT,
     );
@@ -963,7 +965,7 @@ fn a_wrong_invite_code_is_refused() {
     let mut g = waiting(W);
     refused(
         &mut g,
-        |g| g.claim("the-invite-codE", "t".into(), None),
+        |g| g.claim("the-invite-codE", "t".into(), None, None),
         "bad_invite",
         FORBIDDEN,
     );
@@ -975,7 +977,7 @@ fn games_without_an_invite_have_no_seat_to_claim() {
     for mut g in [hotseat(), against_ai(B), online()] {
         refused(
             &mut g,
-            |g| g.claim(CODE, "t".into(), None),
+            |g| g.claim(CODE, "t".into(), None, None),
             "invite_used",
             CONFLICT,
         );
@@ -989,13 +991,13 @@ fn a_seat_cannot_be_claimed_once_the_game_has_ended() {
     // The code is checked first, then the end.
     refused(
         &mut g,
-        |g| g.claim("wrong", "t".into(), None),
+        |g| g.claim("wrong", "t".into(), None, None),
         "bad_invite",
         FORBIDDEN,
     );
     refused(
         &mut g,
-        |g| g.claim(CODE, "t".into(), None),
+        |g| g.claim(CODE, "t".into(), None, None),
         "game_over",
         CONFLICT,
     );
@@ -1005,7 +1007,7 @@ fn a_seat_cannot_be_claimed_once_the_game_has_ended() {
 fn the_claim_does_not_ask_who_claims_so_the_creator_with_the_code_takes_the_other_seat_too() {
     // Nothing forbids it: the claim knows the code, not the claimant.
     let mut g = waiting(W);
-    assert_eq!(g.claim(CODE, "second".into(), None).unwrap(), B);
+    assert_eq!(g.claim(CODE, "second".into(), None, None).unwrap(), B);
     // The creator now holds both seats with two tokens and plays both.
     play_with(&mut g, WHITE);
     play_with(&mut g, "second");
@@ -1064,11 +1066,11 @@ fn the_creator_renews_the_invite_and_the_old_code_claims_nothing() {
     // The old code is refused as any wrong code is; the new one claims.
     refused(
         &mut g,
-        |g| g.claim(CODE, "t".into(), None),
+        |g| g.claim(CODE, "t".into(), None, None),
         "bad_invite",
         FORBIDDEN,
     );
-    assert_eq!(g.claim("new-code", "fresh".into(), None).unwrap(), B);
+    assert_eq!(g.claim("new-code", "fresh".into(), None, None).unwrap(), B);
     assert_eq!(g.seats("fresh"), [B]);
 
     // A creator on Black renews White's invite; again and again.
@@ -1077,11 +1079,11 @@ fn the_creator_renews_the_invite_and_the_old_code_claims_nothing() {
     assert_eq!(g.renew_invite(BLACK, "two".into()).unwrap(), W);
     refused(
         &mut g,
-        |g| g.claim("one", "t".into(), None),
+        |g| g.claim("one", "t".into(), None, None),
         "bad_invite",
         FORBIDDEN,
     );
-    assert_eq!(g.claim("two", "t".into(), None).unwrap(), W);
+    assert_eq!(g.claim("two", "t".into(), None, None).unwrap(), W);
 }
 
 #[test]
@@ -1101,7 +1103,7 @@ fn only_a_seat_holder_renews_an_invite_and_never_with_the_code() {
 #[test]
 fn once_its_seat_is_claimed_there_is_no_invite_to_renew() {
     let mut g = waiting(W);
-    g.claim(CODE, "fresh".into(), None).unwrap();
+    g.claim(CODE, "fresh".into(), None, None).unwrap();
     for token in [WHITE, "fresh"] {
         let e = refused(
             &mut g,
@@ -1442,7 +1444,7 @@ fn the_clock_does_not_run_until_the_invite_is_claimed() {
     assert_eq!(g.row.clock_since, None);
     // The claim starts the clock of the side to move.
     let before = now_ms();
-    g.claim(CODE, "fresh".into(), None).unwrap();
+    g.claim(CODE, "fresh".into(), None, None).unwrap();
     assert!(g.row.clock_since.unwrap() >= before);
     assert_eq!(running(&g), "black");
 }
@@ -1943,4 +1945,112 @@ fn every_notice_has_its_own_code_the_side_it_names_and_english() {
     assert_eq!(Notice::TakebackDeclined(B).side(), Some(B));
     assert_eq!(Notice::AiBusy.side(), None);
     assert_eq!(Notice::AiDeclinesDraw.text(), "the AI declines the draw");
+}
+
+// ================================================================ accounts
+
+fn account(id: &str) -> super::Account {
+    super::Account {
+        id: id.into(),
+        name: format!("{id}_name"),
+    }
+}
+
+/// A rated game waiting for its second player, created by account `a`.
+fn rated_waiting() -> LiveGame {
+    let mut g = waiting(W);
+    g.row.rated = true;
+    g.seat_account(W, &account("a"));
+    g
+}
+
+#[test]
+fn a_rated_games_seat_is_for_an_account_and_not_its_creators() {
+    let mut g = rated_waiting();
+    refused(
+        &mut g,
+        |g| g.claim(CODE, "t".into(), None, None),
+        "rated_needs_account",
+        StatusCode::FORBIDDEN,
+    );
+    refused(
+        &mut g,
+        |g| g.claim(CODE, "t".into(), None, Some(&account("a"))),
+        "own_game",
+        StatusCode::CONFLICT,
+    );
+    assert_eq!(
+        g.claim(
+            CODE,
+            "t".into(),
+            Some("ignored".into()),
+            Some(&account("b"))
+        )
+        .unwrap(),
+        B
+    );
+    assert_eq!(g.user(B), Some("b"));
+    // The seat shows the account's name, not the one typed.
+    assert_eq!(g.player_name(B).as_deref(), Some("b_name"));
+}
+
+#[test]
+fn an_accounts_seat_keeps_its_accounts_name() {
+    let mut g = online();
+    g.seat_account(W, &account("a"));
+    refused(
+        &mut g,
+        |g| g.set_name(WHITE, None, Some("Mallory".into())),
+        "account_name",
+        StatusCode::CONFLICT,
+    );
+    g.set_name(BLACK, None, Some("Bea".into())).unwrap();
+}
+
+#[test]
+fn seats_played_signed_out_are_attached_once_and_never_at_the_hot_seat() {
+    let mut g = against_ai(B);
+    refused(
+        &mut g,
+        |g| g.attach("nope", &account("a")),
+        "bad_token",
+        StatusCode::FORBIDDEN,
+    );
+    assert_eq!(g.attach(ME, &account("a")).unwrap(), vec![W]);
+    assert_eq!(g.user(W), Some("a"));
+    // Held already: nothing more to attach, not even to another account.
+    assert_eq!(g.attach(ME, &account("b")).unwrap(), vec![]);
+    assert_eq!(g.user(W), Some("a"));
+    let mut g = hotseat();
+    assert_eq!(g.attach(HOTSEAT, &account("a")).unwrap(), vec![]);
+    assert_eq!((g.user(W), g.user(B)), (None, None));
+}
+
+#[test]
+fn a_deleted_accounts_seats_show_deleted() {
+    let mut g = online();
+    g.seat_account(B, &account("a"));
+    let version = g.row.version;
+    assert!(!g.forget_account("someone else"));
+    assert_eq!(g.row.version, version, "nothing changed");
+    assert!(g.forget_account("a"));
+    assert_eq!(g.player_name(B).as_deref(), Some(super::DELETED_NAME));
+    assert_eq!(g.user(B), Some("a"), "still the account's game");
+}
+
+#[test]
+fn a_rated_games_rematch_is_rated_between_the_same_accounts_colours_swapped() {
+    let mut g = online();
+    g.row.rated = true;
+    g.seat_account(W, &account("a"));
+    g.seat_account(B, &account("b"));
+    g.resign(WHITE).unwrap();
+    g.rematch(WHITE, Action::Propose, "r1").unwrap();
+    g.rematch(BLACK, Action::Accept, "r1").unwrap();
+    let new = g.rematch_new.as_ref().expect("the rematch's row");
+    assert!(new.rated);
+    assert_eq!(
+        (new.white_user.as_deref(), new.black_user.as_deref()),
+        (Some("b"), Some("a"))
+    );
 }
