@@ -1,12 +1,13 @@
 // The account screen (`/account`): the user's name, since when they are
-// a member and a link to their profile; the sessions signed in (this
-// device marked), signing out here or everywhere else; changing the
-// password (the other sessions end); deleting the account, confirmed by
-// typing its name and giving the password. Signed out, it offers to sign
-// in or to create an account.
+// a member, a link to their profile and a download of all their games;
+// the games this browser played signed out, added to the account on
+// request; the sessions signed in (this device marked), signing out here
+// or everywhere else; changing the password (the other sessions end);
+// deleting the account, confirmed by typing its name and giving the
+// password. Signed out, it offers to sign in or to create an account.
 
 import { api } from "./api.js";
-import { h } from "./dom.js";
+import { h, gameMemory } from "./dom.js";
 import { t, dateText } from "./i18n.js";
 import { session } from "./session.js";
 import { siteNav, profileHref } from "./nav.js";
@@ -30,6 +31,30 @@ export function agentText(agent) {
   if (browser && os) return t("account.sessions.agent", { browser: browser[1], os: os[1] });
   if (browser) return browser[1];
   return ua.length > 60 ? `${ua.slice(0, 59)}…` : ua;
+}
+
+/**
+ * The games of this browser already offered to account `user` (a set of
+ * ids); with `add`, remembers those too. Kept in this browser only.
+ */
+function attachedMemory(user, add = null) {
+  const key = `punct:attached:${user}`;
+  let ids = [];
+  try {
+    ids = JSON.parse(localStorage.getItem(key) || "[]");
+  } catch {
+    /* storage disabled or garbled: offered again */
+  }
+  const set = new Set(Array.isArray(ids) ? ids : []);
+  if (add) {
+    for (const id of add) set.add(id);
+    try {
+      localStorage.setItem(key, JSON.stringify([...set].slice(-1000)));
+    } catch {
+      /* storage disabled */
+    }
+  }
+  return set;
 }
 
 export function accountScreen(root, navigate) {
@@ -75,16 +100,60 @@ export function accountScreen(root, navigate) {
 
   function draw() {
     const user = loaded.user;
-    page.replaceChildren(
+    page.replaceChildren(...[
       h("section", { class: "panel account-panel account-head" },
         h("h1", { "data-testid": "account-name" }, user.name,
           user.bot ? [" ", h("span", { class: "badge bot" }, t("profile.bot"))] : null),
         h("p", { class: "small", "data-testid": "account-since" }, t("profile.since", { date: dateText(user.created) })),
-        h("p", {}, h("a", { href: profileHref(user.name), "data-nav": "", "data-testid": "account-profile" }, t("account.profile_link"))),
+        h("p", { class: "link-list" },
+          h("a", { href: profileHref(user.name), "data-nav": "", "data-testid": "account-profile" }, t("account.profile_link")),
+          h("a", { href: api.accountRecordsUrl, download: "", "data-testid": "account-records" }, t("account.records"))),
         notice.el),
+      seatsSection(user),
       sessionsSection(loaded.sessions || []),
-      passwordSection(user),
-      deleteSection(user));
+      // Without a password (a bot's account) nothing here can be confirmed.
+      user.password === false
+        ? h("section", { class: "panel account-panel" }, h("p", { class: "small", "data-testid": "no-password" }, t("account.no_password")))
+        : [passwordSection(user), deleteSection(user)],
+    ].flat().filter(Boolean));
+  }
+
+  /**
+   * The games this browser played signed out (their seats' tokens are
+   * kept here): added to the account when asked. Those asked about once
+   * are not offered again.
+   */
+  function seatsSection(user) {
+    const done = attachedMemory(user.id);
+    const seats = Object.entries(gameMemory.all())
+      .filter(([id, e]) => e && e.token && !done.has(id))
+      .reverse() // newest first
+      .slice(0, 200)
+      .map(([game, e]) => ({ game, token: e.token }));
+    if (!seats.length) return null;
+    const status = formMessage("seats-status");
+    const add = h("button", { type: "button", "data-testid": "attach-seats" }, t("account.seats.button"));
+    const section = h("section", { class: "panel account-panel", "aria-labelledby": "seats-title", "data-testid": "account-seats" },
+      h("h2", { id: "seats-title" }, t("account.seats.title")),
+      h("p", { class: "small" }, t("account.seats.about", { count: seats.length })),
+      h("div", { class: "row buttons" }, add),
+      status.el);
+    add.addEventListener("click", async () => {
+      add.disabled = true;
+      try {
+        const answer = await api.attachSeats(seats);
+        if (closed) return;
+        const added = (answer.attached || []).filter((a) => a.sides && a.sides.length).length;
+        attachedMemory(user.id, seats.map((s) => s.game));
+        status.say(added ? t("account.seats.added", { count: added }) : t("account.seats.none"), "ok");
+        add.hidden = true;
+        status.el.focus();
+      } catch (e) {
+        status.say(accountError(e));
+        add.disabled = false;
+      }
+    });
+    return section;
   }
 
   function sessionsSection(sessions) {

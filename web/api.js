@@ -139,6 +139,10 @@ export const api = {
   /** {ended: n}: the other sessions, ended with the old password. */
   changePassword: (current, password) => request("POST", "/api/account/password",
     current == null ? { new: password } : { current, new: password }),
+  /** Makes this browser's seats (`[{game, token}]`) the account's: {attached: [{game, sides}], skipped: [{game, code}]}. */
+  attachSeats: (seats) => request("POST", "/api/account/seats", { seats }),
+  /** Every game of the signed-in account as one record file (a download). */
+  accountRecordsUrl: "/api/account/games",
   deleteAccount: (password) => request("POST", "/api/account/delete", password == null ? {} : { password }),
   // Players, their games and ratings.
   user: (name, signal) => request("GET", user(name), undefined, signal),
