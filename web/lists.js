@@ -148,7 +148,7 @@ export function playerGameLine(g, name) {
   const player = (s) => [h("span", { class: `swatch ${s}`, "aria-hidden": "true" }), playerText(g, s)];
   const who = side
     ? [h("span", { class: `swatch ${side}`, role: "img", "aria-label": t(`profile.games.as.${side}`) }),
-      t("start.list.vs", { name: playerText(g, other(side)) })]
+      g.invite_open ? t("profile.games.open_seat") : t("start.list.vs", { name: playerText(g, other(side)) })]
     : tNodes("start.list.players", { white: player("white"), black: player("black") });
   let state = "";
   let cls = "";
@@ -158,7 +158,7 @@ export function playerGameLine(g, name) {
     if (!winner) [state, cls] = [t("start.list.draw", { score }), "over"];
     else if (side) [state, cls] = winner === side ? [t("profile.games.won", { score }), "over won"] : [t("profile.games.lost", { score }), "over lost"];
     else [state, cls] = [tSide("start.list.won", winner, { score }), "over"];
-  } else if (g.to_move) {
+  } else if (g.to_move && !(side && g.invite_open)) {
     state = tSide("start.list.to_move", g.to_move);
   }
   const meta = [t("start.list.moves", { count: g.ply })];

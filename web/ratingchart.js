@@ -27,6 +27,7 @@ function yScale(values, ticks) {
 
 /** How the x axis writes a moment, for points spanning `span` ms. */
 function xFormat(span) {
+  if (span === 0) return { dateStyle: "medium" };
   if (span < 2 * DAY) return { hour: "2-digit", minute: "2-digit" };
   if (span < 330 * DAY) return { month: "short", day: "numeric" };
   return { year: "numeric", month: "short" };
@@ -66,10 +67,11 @@ export class RatingChart {
     this.svg.dataset.category = category;
     this.svg.dataset.points = String(this.points.length);
     const p = this.points;
+    // From the rating before the first rated game (its rating less its change).
     this.caption.textContent = p.length
       ? t("profile.chart.caption", {
         category: categoryName(category), count: p.length,
-        first: ratingText(p[0].rating), last: ratingText(p[p.length - 1].rating),
+        first: ratingText(p[0].rating - (p[0].change || 0)), last: ratingText(p[p.length - 1].rating),
       })
       : t("profile.chart.empty", { category: categoryName(category) });
     this.table.hidden = !p.length;
@@ -90,9 +92,11 @@ export class RatingChart {
     g.setAttribute("viewBox", `0 0 ${W} ${H}`);
     g.setAttribute("width", W);
     g.setAttribute("height", H);
-    const p = this.points;
-    this.box.hidden = !p.length;
-    if (!p.length) return;
+    this.box.hidden = !this.points.length;
+    if (!this.points.length) return;
+    // The line starts at the rating before the first game (drawn hollow, at that game's moment).
+    const first = this.points[0];
+    const p = [{ at: first.at, rating: first.rating - (first.change || 0), start: true }, ...this.points];
     const LEFT = 44;
     const RIGHT = W - 12;
     const TOP = 10;
@@ -134,11 +138,11 @@ export class RatingChart {
       class: "chart-line",
       points: p.map((pt, i) => `${x(i).toFixed(1)},${y(pt.rating).toFixed(1)}`).join(" "),
     }, g);
-    // A dot per game (while they do not crowd), the latest one larger.
+    // A dot per game (while they do not crowd), the latest one larger; none for the start.
     const dots = p.length <= Math.floor((RIGHT - LEFT) / 6);
     p.forEach((pt, i) => {
       const latest = i === p.length - 1;
-      if (!dots && !latest) return;
+      if (pt.start || (!dots && !latest)) return;
       const dot = svg("circle", { class: `chart-dot${latest ? " latest" : ""}`, cx: x(i), cy: y(pt.rating), r: latest ? 4.5 : 3 }, g);
       svg("title", {}, dot).textContent = t("profile.chart.point", {
         date: dateText(pt.at, { dateStyle: "medium", timeStyle: "short" }),

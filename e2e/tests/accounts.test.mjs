@@ -3,7 +3,8 @@
 // password said in words, the per-account limit on sign-in tries said
 // with when to try again; the account screen (the sessions with this
 // device marked, signing out everywhere else, changing the password: a
-// second browser signed in is signed out); a rated game's end with each
+// second browser signed in is signed out; this browser's games added to
+// the account; the account deleted); a rated game's end with each
 // side's new rating and change; the profile (its rating chart, results,
 // games playing now and the games list with filters and pages) at
 // 1366 × 768 and 390 × 844; the leaderboard's tabs and its empty state;
@@ -17,7 +18,9 @@ import { loadCatalogues, tr, isText } from '../lib/i18n.mjs';
 import { DESKTOP, PHONE, overflow } from '../lib/learn.mjs';
 
 const PREFIX = 'accounts';
-const env = serverAndBrowser();
+// Every test signs up and in from 127.0.0.1: the per-client limit on
+// those (--rate-account, 10 a minute) is off, the per-account one stays.
+const env = serverAndBrowser({ args: ['--rate-account', 'off'] });
 const pages = [];
 const LANGS = ['en', 'de', 'ja', 'sk'];
 const PASSWORD = 'plum orbit lantern 42';
@@ -238,6 +241,8 @@ test('the account screen: sessions, sign out everywhere else, change the passwor
     await signIn(there, 'Cy', NEW_PASSWORD);
     await here.reload();
     await waitSignedIn(here, 'Cy');
+    await there.goto(`${url}/account`);
+    await there.locator(`${tid('session-list')} li`).first().waitFor();
     await shot(there, PREFIX, 'account-phone');
     assert.equal(await overflow(there), 0, 'the phone does not scroll sideways');
 
@@ -246,6 +251,52 @@ test('the account screen: sessions, sign out everywhere else, change the passwor
     await here.locator(tid('account-signout')).click();
     await here.locator(tid('account-signed-out')).waitFor();
     await waitSignedOut(here);
+  });
+});
+
+test('the account screen adds the games this browser played signed out, and deletes the account', { timeout: 60000 }, async () => {
+  await withArtifacts(PREFIX, () => pages, async () => {
+    const { url, api } = env.server;
+    const page = await open('hal');
+    // A game against the AI, signed out: its seat is this browser's only.
+    await page.goto(`${url}/`);
+    await page.locator(tid('start-ai')).click();
+    await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+    const id = new URL(page.url()).pathname.split('/').pop();
+    assert.equal((await api.game(id)).white_user, null);
+    await signUp(page, 'Hal');
+    await page.goto(`${url}/account`);
+    await page.locator(tid('account-seats')).waitFor();
+    await page.locator(tid('attach-seats')).click();
+    await page.locator(`${tid('seats-status')}:text("${await en('account.seats.added', { count: 1 })}")`).waitFor();
+    const attached = await api.game(id);
+    assert.ok(attached.white_user, 'the seat is the account\'s now');
+    assert.equal(attached.players.white.name, 'Hal');
+    await page.reload();
+    await page.locator(tid('session-list')).waitFor();
+    assert.equal(await page.locator(tid('account-seats')).count(), 0, 'not offered again');
+
+    // Deleting: the typed name unlocks the button, a wrong password is said, then the account is gone.
+    const remove = page.locator(tid('delete-submit'));
+    assert.equal(await remove.isDisabled(), true);
+    await page.locator(tid('delete-confirm')).fill('hal');
+    await page.locator(tid('delete-password')).fill('not the password');
+    assert.equal(await remove.isDisabled(), true, 'the name typed exactly');
+    await page.locator(tid('delete-confirm')).fill('Hal');
+    assert.equal(await remove.isDisabled(), false);
+    allowRefusedRequest(page, 403, `${url}/api/account/delete`, 'a wrong password, on purpose');
+    await remove.click();
+    await page.locator(`${tid('delete-password-error')}:text("${await en('error.wrong_password')}")`).waitFor();
+    await page.locator(tid('delete-password')).fill(PASSWORD);
+    await remove.click();
+    await page.locator(`${tid('account-notice')}:text("${await en('account.delete.done', { name: 'Hal' })}")`).waitFor();
+    await waitSignedOut(page);
+    await page.goto(`${url}/@/Hal`);
+    await page.locator(`${tid('profile')}[data-status="ready"] ${tid('profile-deleted')}`).waitFor();
+    allowRefusedRequest(page, 401, `${url}/api/account/signin`, 'the deleted account, on purpose');
+    await page.goto(`${url}/signin`);
+    const res = await submit(page, 'signin', 'Hal', PASSWORD);
+    assert.equal(res.status(), 401);
   });
 });
 
@@ -273,10 +324,11 @@ test('a rated game: the end shows each side\'s rating change; the profile its ch
     const claimed = await eve('POST', `/api/games/${id}/claim`, { invite });
     assert.equal(claimed.game.players.white.name, 'Dee');
     assert.equal(claimed.game.players.black.name, 'Eve');
-    // White moves once, Black resigns.
+    // A move each (a game ended before its second ply changes no rating), then Black resigns.
     const token = await white.evaluate((gid) => JSON.parse(localStorage.getItem('punct:games'))[gid].token, id);
-    const g = await env.server.api.game(id);
-    await env.server.api.move(id, token, g.legal_moves[0]);
+    let g = await env.server.api.game(id);
+    g = await env.server.api.move(id, token, g.legal_moves[0]);
+    await env.server.api.move(id, claimed.token, g.legal_moves[0]);
     await eve('POST', `/api/games/${id}/resign`, { token: claimed.token });
     await white.locator(`${tid('result-title')}:text("You won")`).waitFor({ timeout: T.move });
     // The ratings are worked out after the game: the page asks until they are there.
