@@ -174,6 +174,10 @@ export function accountScreen(root, navigate) {
         await api.signOut();
         if (!closed) session.set(null);
       } catch (e) {
+        if (e.code === "not_signed_in") {
+          session.set(null); // it had ended already
+          return;
+        }
         status.say(accountError(e));
         signOut.disabled = false;
       }

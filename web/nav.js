@@ -5,6 +5,7 @@
 // signing in or out anywhere changes it on the screen shown.
 
 import { h } from "./dom.js";
+import { svg } from "./board.js";
 import { api } from "./api.js";
 import { session } from "./session.js";
 import { LANGS, currentLang, chooseLang, t, errorText } from "./i18n.js";
@@ -49,10 +50,14 @@ document.addEventListener("keydown", (e) => {
 /** The account part of the header for `user` (null: signed out). */
 function accountPart(user, here) {
   if (!user) {
+    // A person's outline stands for the words where space is short (the game's top bar on a phone).
+    const icon = svg("svg", { class: "nav-icon", viewBox: "0 0 16 16", "aria-hidden": "true", focusable: "false" });
+    svg("circle", { cx: 8, cy: 5, r: 3 }, icon);
+    svg("path", { d: "M2.5 15c0-3.2 2.5-5.5 5.5-5.5s5.5 2.3 5.5 5.5" }, icon);
     return h("a", {
       href: signInHref(), "data-nav": "", class: "nav-signin", "data-testid": "nav-signin",
       "aria-current": here === "signin" ? "page" : null,
-    }, t("nav.signin"));
+    }, icon, h("span", { class: "nav-signin-text" }, t("nav.signin")));
   }
   const status = h("p", { class: "menu-status", role: "status" });
   const signOut = h("button", { type: "button", "data-testid": "nav-signout" }, t("account.signout"));
@@ -62,6 +67,11 @@ function accountPart(user, here) {
       await api.signOut();
       session.set(null);
     } catch (e) {
+      // A session that ended meanwhile (elsewhere, or expired): signed out all the same.
+      if (e.code === "not_signed_in") {
+        session.set(null);
+        return;
+      }
       status.textContent = errorText(e);
       signOut.disabled = false;
     }
