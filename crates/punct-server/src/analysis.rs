@@ -72,6 +72,14 @@ pub(crate) async fn game_position(
                  it opens when the game ends",
             ));
         }
+        // A rated game against an AI level counts for both: no hints.
+        if ongoing && game.row.rated {
+            return Err(ApiError::forbidden(
+                "analysis_off",
+                "analysis is off while a rated game is being played; it opens when the \
+                 game ends",
+            ));
+        }
         let len = game.game.len();
         let ply = ply.unwrap_or(len);
         if ply > len {

@@ -37,9 +37,9 @@ impl NewGame {
             return Ok(());
         }
         let refuse = |why: &str| ApiError::bad_request("not_ratable", why.to_string());
-        if self.mode != Mode::Online {
+        if self.mode == Mode::Hotseat {
             return Err(refuse(
-                "a rated game is played online, between two accounts",
+                "a rated game is played online between two accounts, or against an AI level",
             ));
         }
         if self.clock.is_none() {
@@ -199,6 +199,11 @@ impl App {
 fn seat_creator(game: &mut LiveGame, mode: Mode, creator: Side, account: Option<&Account>) {
     if let (Some(account), false) = (account, mode == Mode::Hotseat) {
         game.seat_account(creator, account);
+        // In a rated game against an AI level, its seat is the level's
+        // bot account (bots.rs): the game counts for both.
+        if let (Mode::Ai { level, ai_side }, true) = (mode, game.row.rated) {
+            game.seat_account(ai_side, &crate::bots::account(level));
+        }
     }
 }
 

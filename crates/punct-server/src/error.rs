@@ -190,6 +190,7 @@ impl From<GameError> for ApiError {
             NotOnline(mode) => ApiError::conflict("not_online", message).with("mode", mode),
             NoClock { .. } => ApiError::conflict("no_clock", message),
             RatedNeedsAccount => ApiError::forbidden("rated_needs_account", message),
+            RatedTakeback => ApiError::conflict("rated_takeback", message),
             OwnGame => ApiError::conflict("own_game", message),
             AccountName(side) => {
                 ApiError::conflict("account_name", message).with("side", side.name())

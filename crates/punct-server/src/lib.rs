@@ -16,6 +16,7 @@ mod ai;
 mod analysis;
 mod api;
 mod app;
+mod bots;
 mod change;
 mod clock;
 mod conn;

@@ -71,6 +71,7 @@ pub async fn serve(
         // games keep the rest.
         accounts: crate::accounts::Accounts::new(store_for_accounts, cores().div_ceil(2)),
     });
+    crate::bots::ensure_all(app.store.as_ref()).await;
     crate::change::resume_ai_games(&app).await;
     tokio::spawn(crate::app::housekeeping(app.clone()));
     tokio::spawn(crate::app::share_presence(app.clone()));

@@ -583,3 +583,78 @@ fn a_rated_result_reaching_two_instances_at_once_is_rated_once() {
     let (_, profile) = b.get("/api/users/bob");
     assert_eq!(profile["ratings"][0]["games"], 5, "{profile}");
 }
+
+#[test]
+fn a_rated_game_against_an_ai_level_rates_the_level_too() {
+    let server = Server::builder().ai_movetime(20).start();
+    let mut ada = Browser::on(&server);
+    ada.sign_up("ada", PASSWORD);
+    let (status, created) = ada.post(
+        "/api/games",
+        &json!({"mode": "ai", "level": 1, "rated": true,
+                "clock": {"type": "realtime", "initial": 600, "increment": 5}}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().expect("an id").to_string();
+    let me = created["seats"]["white"]
+        .as_str()
+        .expect("a seat")
+        .to_string();
+    assert_eq!(created["game"]["black_user"], "ai-level1", "{created}");
+    // A rated game: no hints, no free retries.
+    let answer = server.post(&format!("/api/games/{id}/analyse"), &json!({}));
+    assert_error(&answer, 403, "analysis_off");
+    let state = server.state(&id);
+    server.play_ok(&id, &me, &legal_moves(&state)[0]);
+    let state = server.wait_for(&id, std::time::Duration::from_secs(30), |s| {
+        s["ply"].as_u64() == Some(2)
+    });
+    let answer = server.post(
+        &format!("/api/games/{id}/takeback"),
+        &json!({"token": me, "action": "request"}),
+    );
+    assert_error(&answer, 409, "rated_takeback");
+    assert_eq!(state["ply"], 2);
+    let (status, body) = server.post(&format!("/api/games/{id}/resign"), &json!({"token": me}));
+    assert_eq!(status, 200, "{body}");
+    let (_, rating) = server.get(&format!("/api/games/{id}/rating"));
+    assert!(
+        rating["black"]["change"].as_f64().is_some_and(|c| c > 0.0),
+        "{rating}"
+    );
+    let (status, bot) = server.get("/api/users/level1");
+    assert_eq!(status, 200, "{bot}");
+    assert_eq!(
+        (bot["bot"].as_bool(), bot["ratings"][0]["games"].as_i64()),
+        (Some(true), Some(1)),
+        "{bot}"
+    );
+    // Nobody takes a level's name.
+    let answer = Browser::on(&server).post(
+        "/api/account/signup",
+        &json!({"name": "Level1", "password": PASSWORD}),
+    );
+    assert_error(&answer, 422, "name_reserved");
+}
+
+#[test]
+fn your_turn_lists_the_games_waiting_for_you() {
+    let server = Server::start();
+    let mut alice = Browser::on(&server);
+    alice.sign_up("alice", PASSWORD);
+    let mut bob = Browser::on(&server);
+    bob.sign_up("bob", PASSWORD);
+    assert_error(
+        &Browser::on(&server).get("/api/account/turns"),
+        401,
+        "not_signed_in",
+    );
+    let (id, w, _) = rated_game(&mut alice, &mut bob);
+    let count = |b: &mut Browser| b.get("/api/account/turns").1["count"].as_u64();
+    assert_eq!((count(&mut alice), count(&mut bob)), (Some(1), Some(0)));
+    let state = server.state(&id);
+    server.play_ok(&id, &w, &legal_moves(&state)[0]);
+    assert_eq!((count(&mut alice), count(&mut bob)), (Some(0), Some(1)));
+    let (_, turns) = bob.get("/api/account/turns");
+    assert_eq!(turns["games"][0]["id"], id.as_str(), "{turns}");
+}

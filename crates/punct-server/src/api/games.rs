@@ -125,6 +125,9 @@ pub(crate) async fn create_game(
         rated: req.rated,
     };
     new.check_rated()?;
+    if let (Mode::Ai { level, .. }, true) = (new.mode, new.rated) {
+        crate::bots::ensure(app.store.as_ref(), level).await?;
+    }
     let game = app.new_game(variant, new)?;
     let stored = app.open_game(game, client).await?;
     Ok(created(&stored, creator))

@@ -110,6 +110,7 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::post("/api/account/signout", Bucket(Seat), accounts::sign_out),
         Route::get("/api/account", Bucket(Read), accounts::account),
         Route::get("/api/account/games", Bucket(List), accounts::records),
+        Route::get("/api/account/turns", Bucket(List), users::turns),
         Route::post("/api/account/seats", Bucket(Seat), accounts::attach),
         Route::get("/api/users/{name}", Bucket(Read), users::profile),
         Route::get("/api/users/{name}/games", Bucket(List), users::games),

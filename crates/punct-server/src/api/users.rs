@@ -291,3 +291,44 @@ pub(crate) async fn game_rating(
     }))
     .into_response())
 }
+
+/// The most games "your turn" looks through (a player's ongoing games).
+const TURNS_MAX: u32 = 500;
+
+/// `GET /api/account/turns`: the signed-in player's ongoing games where it
+/// is their turn (the header's "your turn in N games"), most recently
+/// changed first.
+pub(crate) async fn turns(
+    State(app): Shared,
+    super::accounts::Member(who): super::accounts::Member,
+) -> Result<Response, ApiError> {
+    let rows = app
+        .store
+        .list(&ListFilter {
+            user: Some(who.user.id.clone()),
+            over: Some(false),
+            limit: TURNS_MAX,
+            ..ListFilter::default()
+        })
+        .await?;
+    let games: Vec<Value> = rows
+        .iter()
+        .filter(|row| {
+            let summary = LiveGame::summary(row);
+            let to_move = summary["to_move"].as_str();
+            let mine = |side: Side| match side {
+                Side::White => row.white_user.as_deref(),
+                Side::Black => row.black_user.as_deref(),
+            } == Some(who.user.id.as_str());
+            // Waiting for an opponent to join is nobody's turn.
+            !(row.mode == punct_store::Mode::Online && row.invite.is_some())
+                && match to_move {
+                    Some("white") => mine(Side::White),
+                    Some("black") => mine(Side::Black),
+                    _ => false,
+                }
+        })
+        .map(LiveGame::summary)
+        .collect();
+    Ok(axum::Json(json!({ "count": games.len(), "games": games })).into_response())
+}

@@ -125,6 +125,8 @@ pub enum GameError {
     OwnGame,
     /// A seat held by an account shows the account's name.
     AccountName(Side),
+    /// Moves are not taken back in a rated game against the AI.
+    RatedTakeback,
 }
 
 impl GameError {
@@ -268,6 +270,7 @@ impl fmt::Display for GameError {
                     "is untimed"
                 }
             ),
+            RatedTakeback => write!(f, "moves are not taken back in a rated game"),
             RatedNeedsAccount => write!(
                 f,
                 "a rated game is played between accounts: sign in to take this seat"

@@ -701,6 +701,9 @@ impl LiveGame {
                     return Err(GameError::NothingToTakeBack(side));
                 }
                 match self.row.mode {
+                    // Against an AI level the takeback is granted at
+                    // once: in a rated game that would be a free retry.
+                    Mode::Ai { .. } if self.row.rated => Err(GameError::RatedTakeback),
                     Mode::Ai { .. } | Mode::Hotseat => {
                         self.undo_last_move_of(side);
                         Ok(())
