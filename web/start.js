@@ -99,10 +99,10 @@ export function startScreen(root, navigate) {
       ? h("optgroup", { label }, values.map(clockOption))
       : values.map(clockOption))));
 
-  // A rated online game: signed in, with a clock (its category comes from the clock).
+  // A rated game (online or against the AI): signed in, with a clock (its category comes from the clock).
   const rated = h("input", { type: "checkbox", "data-testid": "rated", "aria-describedby": "rated-help" });
   const ratedHelp = h("span", { class: "small", id: "rated-help" });
-  const ratedBox = h("p", { class: "rated-setting" }, h("label", { class: "check" }, rated, ` ${t("start.rated.label")}`), " ", ratedHelp);
+  const ratedBox = h("div", { class: "rated-setting" }, h("label", { class: "check" }, rated, ` ${t("start.rated.label")}`), ratedHelp);
   const updateRated = () => {
     const signedIn = !!session.user;
     const timed = clock.value !== "none";
@@ -210,12 +210,15 @@ export function startScreen(root, navigate) {
       nameSetting,
       label({}, t("start.variant.label"), variant),
       label({}, t("start.clock.label"), clock),
-      label({}, t("start.colour.label"), colour)),
+      label({}, t("start.colour.label"), colour),
+      ratedBox),
     h("div", { class: "cards" },
       h("div", { class: "card" },
         h("h3", {}, t("start.ai.title")),
         label({}, t("start.level.label"), level), levelInfo,
-        h("p", {}, button("start-ai", t("start.ai.button"), () => create({ mode: "ai", level: +level.value, side: colour.value })))),
+        h("p", {}, button("start-ai", t("start.ai.button"), () => create({
+          mode: "ai", level: +level.value, side: colour.value, ...(rated.checked ? { rated: true } : {}),
+        })))),
       h("div", { class: "card" },
         h("h3", {}, t("start.hotseat.title")),
         h("p", { class: "small" }, t("start.hotseat.about")),
@@ -223,7 +226,6 @@ export function startScreen(root, navigate) {
       h("div", { class: "card" },
         h("h3", {}, t("start.online.title")),
         h("p", { class: "small" }, t("start.online.about")),
-        ratedBox,
         button("start-online", t("start.online.button"), () => create({
           mode: "online", side: colour.value, ...(rated.checked ? { rated: true } : {}),
         })))));

@@ -5,7 +5,8 @@
 // device marked, signing out everywhere else, changing the password: a
 // second browser signed in is signed out; this browser's games added to
 // the account; the account deleted); a rated game's end with each
-// side's new rating and change; the profile (its rating chart, results,
+// side's new rating and change, one against the AI too (the level a bot
+// account with its profile); the profile (its rating chart, results,
 // games playing now and the games list with filters and pages) at
 // 1366 × 768 and 390 × 844; the leaderboard's tabs and its empty state;
 // axe on every account screen in the four languages; and a request with
@@ -395,6 +396,36 @@ test('a rated game: the end shows each side\'s rating change; the profile its ch
     await eveProfile.goto(`${url}/@/Nobody`);
     await eveProfile.locator(`${tid('profile')}[data-status="missing"]`).waitFor();
     assert.equal(await text(eveProfile, 'profile-error'), await en('error.no_user'));
+  });
+});
+
+test('a rated game against the AI rates both sides; the level is a bot account with a profile', { timeout: 60000 }, async () => {
+  await withArtifacts(PREFIX, () => pages, async () => {
+    const { url, api } = env.server;
+    const page = await open('ivy');
+    await signUp(page, 'Ivy');
+    await page.goto(`${url}/`);
+    await page.locator(tid('time-control')).selectOption('rt-3-2');
+    await page.locator(tid('ai-level')).selectOption('1');
+    await page.locator(tid('ai-color')).selectOption('white');
+    await page.locator(tid('rated')).check();
+    await page.locator(tid('start-ai')).click();
+    await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+    const id = new URL(page.url()).pathname.split('/').pop();
+    const token = await page.evaluate((gid) => JSON.parse(localStorage.getItem('punct:games'))[gid].token, id);
+    let g = await api.game(id);
+    assert.equal(g.rated, true);
+    assert.ok(g.black_user, 'the level is an account');
+    g = await api.move(id, token, g.legal_moves[0]);
+    await api.waitFor(id, (s) => s.ply >= 2, { timeoutMs: T.ai, what: 'the AI\'s reply' });
+    await api.req('POST', `/api/games/${id}/resign`, { token });
+    await page.locator(`${tid('result-rating')}:not([hidden])`).waitFor({ timeout: 20000 });
+    assert.match(await text(page, 'rating-white'), /^White \d+\??\s?\(−\d+\)$/);
+    assert.match(await text(page, 'rating-black'), /^Black \d+\??\s?\(\+\d+\)$/);
+    const level = (await api.game(id)).players.black.name;
+    await page.goto(`${url}/@/${level}`);
+    await page.locator(`${tid('profile')}[data-status="ready"] ${tid('profile-bot')}`).waitFor();
+    await page.locator(`${tid('rating-chart')}[data-status="ready"]`).waitFor();
   });
 });
 
