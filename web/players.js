@@ -75,7 +75,11 @@ export class Players {
       const p = s.players ? s.players[side] : null;
       if (s.ai && s.ai.side === side) {
         const level = aiLevels().find(([n]) => n === s.ai.level);
-        return t("game.players.ai", { level: s.ai.level, name: level ? level[1] : "" });
+        const text = t("game.players.ai", { level: s.ai.level, name: level ? level[1] : "" });
+        // A rated game's AI seat is the level's bot account (docs/API.md: level1 … level4).
+        return s[`${side}_user`]
+          ? h("a", { href: profileHref(`level${s.ai.level}`), "data-nav": "", "data-testid": `profile-link-${side}` }, text)
+          : text;
       }
       if (s.invite_open === side) return t("game.players.invited");
       const name = p && p.name ? p.name : null;

@@ -422,7 +422,9 @@ test('a rated game against the AI rates both sides; the level is a bot account w
     await page.locator(`${tid('result-rating')}:not([hidden])`).waitFor({ timeout: 20000 });
     assert.match(await text(page, 'rating-white'), /^White \d+\??\s?\(−\d+\)$/);
     assert.match(await text(page, 'rating-black'), /^Black \d+\??\s?\(\+\d+\)$/);
-    const level = (await api.game(id)).players.black.name;
+    // The level's account (docs/API.md: level1 … level4), linked from the game's players.
+    const level = `level${g.ai.level}`;
+    assert.equal(await page.locator(tid('profile-link-black')).getAttribute('href'), `/@/${level}`);
     await page.goto(`${url}/@/${level}`);
     await page.locator(`${tid('profile')}[data-status="ready"] ${tid('profile-bot')}`).waitFor();
     await page.locator(`${tid('rating-chart')}[data-status="ready"]`).waitFor();
