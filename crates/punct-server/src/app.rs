@@ -119,6 +119,8 @@ pub(crate) struct App {
     pub(crate) readiness: crate::health::Readiness,
     /// Sign-ups, sign-ins and sessions (accounts.rs).
     pub(crate) accounts: crate::accounts::Accounts,
+    /// This instance's side of the lobby (lobby.rs).
+    pub(crate) lobby: crate::lobby::Lobby,
 }
 
 pub(crate) type Shared = State<Arc<App>>;
@@ -363,6 +365,12 @@ pub(crate) async fn follow_changes(
                             }
                         });
                     }
+                    Vec::new()
+                }
+                // The lobby's news: its watchers and seekers here hear it.
+                Ok(change @ (Change::Seek { .. } | Change::Paired { .. })) => {
+                    let app = app.clone();
+                    tokio::spawn(async move { crate::lobby::on_change(&app, &change).await });
                     Vec::new()
                 }
                 // Missed some: every game held is read again.

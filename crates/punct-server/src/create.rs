@@ -15,6 +15,14 @@ use punct_store::GameRow;
 use rand::Rng;
 use std::sync::Arc;
 
+/// One seat of a game the lobby made: the token its player will hold,
+/// their account (signed in) and display name.
+pub(crate) struct Seat {
+    pub(crate) token: String,
+    pub(crate) account: Option<Account>,
+    pub(crate) name: Option<String>,
+}
+
 /// What a new game is to be, as its creator asked.
 pub(crate) struct NewGame {
     pub(crate) mode: Mode,
@@ -127,6 +135,34 @@ impl App {
         let mut game = LiveGame::new(row, start).map_err(ApiError::internal)?;
         game.set_time_control(new.clock);
         seat_creator(&mut game, new.mode, new.creator, new.account.as_ref());
+        Ok(game)
+    }
+
+    /// A game between two people the lobby paired: both seats taken at
+    /// once (no invite), each with its own token, account and name.
+    pub(crate) fn paired_game(
+        &self,
+        variant: Variant,
+        clock: Option<TimeControl>,
+        rated: bool,
+        white: Seat,
+        black: Seat,
+    ) -> Result<LiveGame, ApiError> {
+        let start = Position::new(variant);
+        let mut row = self.new_row(variant, Mode::Online, &start, Side::White);
+        row.invite = None;
+        row.white_token = Some(white.token);
+        row.black_token = Some(black.token);
+        row.white_name = white.name;
+        row.black_name = black.name;
+        row.rated = rated;
+        let mut game = LiveGame::new(row, start).map_err(ApiError::internal)?;
+        game.set_time_control(clock);
+        for (side, account) in [(Side::White, white.account), (Side::Black, black.account)] {
+            if let Some(account) = account {
+                game.seat_account(side, &account);
+            }
+        }
         Ok(game)
     }
 

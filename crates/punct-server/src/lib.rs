@@ -27,6 +27,7 @@ mod games;
 mod health;
 mod jobs;
 mod limits;
+mod lobby;
 mod log;
 mod metrics;
 mod presence;

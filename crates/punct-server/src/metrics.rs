@@ -11,8 +11,9 @@ use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 use punct_store::{
     AccountError, AccountStore, ApplyError, BoxFuture, Change, ErrorKind, GameRow, HistoryPoint,
-    JobKind, JobQueue, Lease, ListFilter, PasskeyRow, PresenceBoard, PresenceRow, RatedResult,
-    RatingRow, SaveError, SessionRow, StatLine, Storage, StoreError, TokenRow, UserRow,
+    JobKind, JobQueue, Lease, ListFilter, Lobby, PasskeyRow, PresenceBoard, PresenceRow,
+    RatedResult, RatingRow, SaveError, SeekRow, SessionRow, StatLine, Storage, StoreError,
+    TokenRow, UserRow,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -295,6 +296,10 @@ impl Storage for Timed {
     }
 
     fn accounts(&self) -> &dyn AccountStore {
+        self
+    }
+
+    fn lobby(&self) -> &dyn Lobby {
         self
     }
 }
@@ -597,5 +602,65 @@ impl AccountStore for Timed {
 
     fn user_stats<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<StatLine>, StoreError>> {
         self.time("user_stats", self.inner.accounts().user_stats(user))
+    }
+}
+
+// The lobby, timed and bounded like the games' calls: each call passed to
+// the inner store's lobby.
+
+impl Lobby for Timed {
+    fn add_seek(&self, seek: SeekRow) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.time("lobby_add", self.inner.lobby().add_seek(seek))
+    }
+
+    fn seeks(&self, limit: u32) -> BoxFuture<'_, Result<Vec<SeekRow>, StoreError>> {
+        self.time("lobby_seeks", self.inner.lobby().seeks(limit))
+    }
+
+    fn seek<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<SeekRow>, StoreError>> {
+        self.time("lobby_seek", self.inner.lobby().seek(id))
+    }
+
+    fn remove_seek<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        self.time("lobby_remove", self.inner.lobby().remove_seek(id))
+    }
+
+    fn take_seek<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<SeekRow>, StoreError>> {
+        self.time("lobby_take", self.inner.lobby().take_seek(id))
+    }
+
+    fn take_pair<'a>(
+        &'a self,
+        a: &'a str,
+        b: &'a str,
+    ) -> BoxFuture<'a, Result<Option<(SeekRow, SeekRow)>, StoreError>> {
+        self.time("lobby_take_pair", self.inner.lobby().take_pair(a, b))
+    }
+
+    fn pool<'a>(
+        &'a self,
+        variant: &'a str,
+        clock: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Vec<SeekRow>, StoreError>> {
+        self.time("lobby_pool", self.inner.lobby().pool(variant, clock))
+    }
+
+    fn renew<'a>(&'a self, instance: &'a str, seen: i64) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.time("lobby_renew", self.inner.lobby().renew(instance, seen))
+    }
+
+    fn forget(&self, before: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        self.time("lobby_forget", self.inner.lobby().forget(before))
+    }
+
+    fn announce_paired<'a>(
+        &'a self,
+        seek: &'a str,
+        game: &'a str,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.time(
+            "lobby_announce_paired",
+            self.inner.lobby().announce_paired(seek, game),
+        )
     }
 }

@@ -70,6 +70,7 @@ pub async fn serve(
         // Half the cores may hash passwords at once: the AI and the
         // games keep the rest.
         accounts: crate::accounts::Accounts::new(store_for_accounts, cores().div_ceil(2)),
+        lobby: crate::lobby::Lobby::new(),
     });
     crate::bots::ensure_all(app.store.as_ref()).await;
     crate::change::resume_ai_games(&app).await;
@@ -89,6 +90,7 @@ pub async fn serve(
     // Running clocks in the database: their flags fall on time.
     tokio::spawn(crate::change::keep_clocks(app.clone()));
     tokio::spawn(crate::review::review_worker(app.clone(), review_queue));
+    tokio::spawn(crate::lobby::upkeep(app.clone()));
     let stopping = app.stopping.clone();
     // Outermost first: the host check and headers, then (behind a proxy)
     // the client's requests in progress; each route takes its rate

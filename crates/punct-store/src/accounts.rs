@@ -224,7 +224,7 @@ pub(crate) fn in_order_of(ids: &[String], mut rows: Vec<UserRow>) -> Vec<UserRow
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// Accounts and ratings in the database (`Storage::accounts`). Times are
 /// ms since 1970.

@@ -20,7 +20,7 @@ pub enum ErrorKind {
     /// punct writes).
     Corrupt,
     /// A copy met a game the target holds differently: nothing of it was
-    /// overwritten.
+    /// overwritten. (Also: a new seek's id is taken.)
     Conflict,
     /// The database did not answer in time (stalled, overloaded): the
     /// call was given up. A write given up may still land.

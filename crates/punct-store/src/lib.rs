@@ -6,12 +6,14 @@
 //! Both keep one row per game and make the same two promises: a new game
 //! never replaces a stored one, and a change lands only on the version it
 //! was made from (so two writers can never both play the same ply). Both
-//! keep the accounts and ratings too ([`AccountStore`], `accounts.rs`).
+//! keep the accounts and ratings too ([`AccountStore`], `accounts.rs`)
+//! and the lobby's seeks ([`Lobby`], `lobby.rs`).
 
 pub mod accounts;
 mod error;
 mod game;
 pub mod jobs;
+pub mod lobby;
 pub mod postgres;
 pub mod presence;
 pub mod sqlite;
@@ -23,6 +25,7 @@ pub use accounts::{
 pub use error::{ErrorKind, StoreError};
 pub use game::{End, EndReason, GameRow, Mode};
 pub use jobs::{job_of, JobKind, JobQueue, Lease};
+pub use lobby::{Lobby, SeekRow};
 pub use presence::{PresenceBoard, PresenceRow};
 
 pub use sqlite::{SyncMode, SCHEMA_VERSION};
@@ -259,6 +262,9 @@ pub trait Storage: Send + Sync {
     }
     /// The accounts and ratings (`accounts.rs`), in the same database.
     fn accounts(&self) -> &dyn AccountStore;
+    /// The lobby's open seeks and quick-pairing pool (`lobby.rs`), in the
+    /// same database, shared by every instance on it.
+    fn lobby(&self) -> &dyn Lobby;
 }
 
 /// A change announced by the database.
@@ -268,6 +274,12 @@ pub enum Change {
     Game { id: String, version: i64 },
     /// `instance` changed its presence row of game `id`.
     Presence { id: String, instance: String },
+    /// Seek `id` came into the lobby (`added`), or left it (removed,
+    /// taken for a game, or forgotten with its instance).
+    Seek { id: String, added: bool },
+    /// Seek `seek` became game `game`: the instance holding that seeker's
+    /// socket sends them to it.
+    Paired { seek: String, game: String },
     /// Announcements may have been missed (the connection that listens
     /// was lost and is back): every game held should be read again.
     Missed,

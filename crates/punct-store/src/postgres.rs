@@ -21,6 +21,7 @@ use tokio_postgres::NoTls;
 
 mod accounts;
 mod jobs;
+mod lobby;
 mod presence;
 
 mod embedded {
@@ -28,7 +29,8 @@ mod embedded {
 }
 
 /// The channel every change of a game is announced on: the payload is
-/// `ID VERSION` (far below PostgreSQL's 8,000-byte limit).
+/// `ID VERSION` (far below PostgreSQL's 8,000-byte limit); presence and
+/// the lobby announce on it too (see [`parse_payload`]).
 pub const CHANNEL: &str = "punct_games";
 
 /// Connections each instance keeps at most.
@@ -197,6 +199,19 @@ async fn connect(url: &str) -> Result<tokio_postgres::Client, StoreError> {
         let _ = connection.await;
     });
     Ok(client)
+}
+
+/// Applies the migrations up to `version` only: a database as an older
+/// punct left it, for the tests of a migration.
+#[cfg(test)]
+pub(crate) async fn migrate_to(url: &str, version: i32) -> Result<(), StoreError> {
+    let mut client = connect(url).await?;
+    embedded::migrations::runner()
+        .set_target(refinery::Target::Version(version))
+        .run_async(&mut client)
+        .await
+        .map(drop)
+        .map_err(|e| StoreError::failed(format!("migrating to {version} failed: {e}")))
 }
 
 /// `punct db migrate` on PostgreSQL: applies the migrations this punct
@@ -477,8 +492,39 @@ async fn listen(url: String, changes: broadcast::Sender<Change>) {
     }
 }
 
-/// `ID VERSION` or `ID presence INSTANCE` → a change.
+/// A payload → a change: `ID VERSION` (a game), `ID presence INSTANCE`,
+/// or the lobby's `lobby add ID`, `lobby remove ID` and `lobby paired SEEK
+/// GAME`. Ids are ASCII letters and digits, so a payload's words are its
+/// spaces' pieces. The lobby's second word (`add`, `remove`, `paired`) is
+/// neither a game's version (a number) nor `presence`, so a game whose id
+/// is `lobby` is still read as a game.
 fn parse_payload(payload: &str) -> Option<Change> {
+    if let Some(rest) = payload.strip_prefix("lobby ") {
+        let words: Vec<&str> = rest.split(' ').collect();
+        let id = |w: &str| (!w.is_empty()).then(|| w.to_string());
+        match words[..] {
+            ["add", seek] => {
+                return Some(Change::Seek {
+                    id: id(seek)?,
+                    added: true,
+                })
+            }
+            ["remove", seek] => {
+                return Some(Change::Seek {
+                    id: id(seek)?,
+                    added: false,
+                })
+            }
+            ["paired", seek, game] => {
+                return Some(Change::Paired {
+                    seek: id(seek)?,
+                    game: id(game)?,
+                })
+            }
+            // A game called `lobby`.
+            _ => {}
+        }
+    }
     let (id, rest) = payload.split_once(' ')?;
     if let Some(instance) = rest.strip_prefix("presence ") {
         return Some(Change::Presence {
@@ -764,6 +810,10 @@ impl super::Storage for Store {
         self
     }
 
+    fn lobby(&self) -> &dyn super::Lobby {
+        self
+    }
+
     fn heartbeat<'a>(&'a self, instance: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
             let client = self.client().await?;
@@ -822,6 +872,53 @@ mod tests {
                 instance: "host-1-xy".into()
             })
         );
+    }
+
+    #[test]
+    fn the_lobbys_announcements_are_never_a_games() {
+        let seek = |id: &str, added| {
+            Some(Change::Seek {
+                id: id.into(),
+                added,
+            })
+        };
+        assert_eq!(parse_payload("lobby add s1"), seek("s1", true));
+        assert_eq!(parse_payload("lobby remove s1"), seek("s1", false));
+        assert_eq!(
+            parse_payload("lobby paired s1 g2"),
+            Some(Change::Paired {
+                seek: "s1".into(),
+                game: "g2".into()
+            })
+        );
+        // A game whose id is `lobby` is a game still.
+        assert_eq!(
+            parse_payload("lobby 3"),
+            Some(Change::Game {
+                id: "lobby".into(),
+                version: 3
+            })
+        );
+        assert_eq!(
+            parse_payload("lobby presence host-1"),
+            Some(Change::Presence {
+                id: "lobby".into(),
+                instance: "host-1".into()
+            })
+        );
+        // Words missing or too many: nothing.
+        for bad in [
+            "lobby add",
+            "lobby add ",
+            "lobby remove",
+            "lobby paired s1",
+            "lobby paired s1 ",
+            "lobby paired s1 g2 x",
+            "lobby add s1 s2",
+            "lobby other s1",
+        ] {
+            assert_eq!(parse_payload(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use super::{BoxFuture, ErrorKind, GameRow, ListFilter, SaveError, StoreError, COLUMNS};
 use crate::game::Words;
 use accounts::AccountWrite;
+use lobby::LobbyWrite;
 use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -16,6 +17,7 @@ use std::sync::Mutex;
 use tokio::sync::oneshot;
 
 mod accounts;
+mod lobby;
 
 /// One version of the schema: the columns it adds to `games` (version 1:
 /// all of its columns), the tables it makes beside `games` with their
@@ -145,6 +147,17 @@ const VERSIONS: &[SchemaVersion] = &[
             ),
         ],
         upgrade: include_str!("sqlite/4.sql"),
+    },
+    SchemaVersion {
+        added: &[],
+        tables: &[(
+            "seeks",
+            &[
+                "id", "kind", "user_id", "name", "bot", "rating", "category", "variant", "clock",
+                "rated", "side", "token", "instance", "created", "seen", "game",
+            ],
+        )],
+        upgrade: include_str!("sqlite/5.sql"),
     },
 ];
 
@@ -442,6 +455,8 @@ enum Write {
     Heartbeat,
     /// A write of the accounts and ratings (`sqlite/accounts.rs`).
     Account(AccountWrite),
+    /// A write of the lobby's seeks (`sqlite/lobby.rs`).
+    Lobby(LobbyWrite),
 }
 
 /// The database: a writer thread and a connection for reads.
@@ -721,6 +736,7 @@ fn apply(conn: &Connection, write: &Write) -> Answer {
             .map(|()| 0)
             .map_err(write_failed),
         Write::Account(write) => accounts::apply(conn, write),
+        Write::Lobby(write) => lobby::apply(conn, write),
     }
 }
 
@@ -947,6 +963,10 @@ impl super::Storage for Store {
     fn accounts(&self) -> &dyn crate::AccountStore {
         self
     }
+
+    fn lobby(&self) -> &dyn crate::Lobby {
+        self
+    }
 }
 
 #[cfg(test)]
@@ -1057,7 +1077,7 @@ mod tests {
     fn columns_are_the_current_versions() {
         let names: Vec<&str> = COLUMNS.split(", ").collect();
         assert_eq!(names, columns_at(SCHEMA_VERSION));
-        assert_eq!(SCHEMA_VERSION, 4);
+        assert_eq!(SCHEMA_VERSION, 5);
     }
 
     /// The sync mode asked for is the one the connections have (the
@@ -1087,7 +1107,7 @@ mod tests {
         let dir = TempDir::new();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 4);
+        assert_eq!(user_version(&dir.db()), 5);
         let journal: String = Connection::open(dir.db())
             .unwrap()
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -1097,7 +1117,7 @@ mod tests {
         // Opening it again changes nothing.
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 4);
+        assert_eq!(user_version(&dir.db()), 5);
     }
 
     #[test]
@@ -1336,7 +1356,7 @@ mod tests {
         assert_eq!(user_version(&dir.db()), 0);
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(1));
-        assert_eq!(user_version(&dir.db()), 4);
+        assert_eq!(user_version(&dir.db()), 5);
         let game = store.load("old1").unwrap().expect("the old game");
         assert_eq!(
             game,
@@ -1403,7 +1423,7 @@ mod tests {
             .unwrap();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(3));
-        assert_eq!(user_version(&dir.db()), 4);
+        assert_eq!(user_version(&dir.db()), 5);
         let game = store.load("old3").unwrap().expect("the old game");
         assert_eq!(
             game,
@@ -1464,35 +1484,111 @@ mod tests {
     }
 
     #[test]
-    fn the_accounts_tables_are_checked_against_the_version() {
+    fn a_version_4_database_is_migrated_and_keeps_its_games_and_accounts() {
+        use crate::{AccountStore, Lobby, UserRow};
+        let dir = TempDir::new();
+        let v4: String = VERSIONS[..4].iter().map(|v| v.upgrade).collect();
+        make_db(&dir.db(), &format!("{v4} PRAGMA user_version = 4;"));
+        let user = UserRow {
+            id: "u1".into(),
+            name: "Ada".into(),
+            name_key: "ada".into(),
+            created: 5,
+            seen: 6,
+            password: Some("$argon2id$x".into()),
+            bot: false,
+            deleted: false,
+        };
+        let game = GameRow {
+            white_user: Some("u1".into()),
+            rated: true,
+            ..row("old4")
+        };
+        {
+            let conn = Connection::open(dir.db()).unwrap();
+            conn.execute(
+                "INSERT INTO users (id, name, name_key, created, seen, password) \
+                 VALUES ('u1', 'Ada', 'ada', 5, 6, '$argon2id$x')",
+                [],
+            )
+            .unwrap();
+            let words = Words::of(&game);
+            conn.execute(
+                &format!("INSERT INTO games ({COLUMNS}) VALUES ({PLACES})"),
+                &row_params(&game, &words)[..],
+            )
+            .unwrap();
+        }
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        assert_eq!(store.migrated_from(), Some(4));
+        assert_eq!(user_version(&dir.db()), 5);
+        assert_eq!(store.load("old4").unwrap(), Some(game));
+        assert_eq!(block_on(store.user("u1")).unwrap(), Some(user));
+        // The migrated schema is the one a new database gets.
+        let fresh = TempDir::new();
+        drop(Store::open(&fresh.0, SyncMode::Normal).unwrap());
+        assert_eq!(master(&dir.db()), master(&fresh.db()));
+        // The lobby works in it.
+        let seek = crate::SeekRow {
+            id: "s1".into(),
+            kind: "seek".into(),
+            variant: "standard".into(),
+            side: "random".into(),
+            token: "t".into(),
+            instance: "i".into(),
+            ..crate::SeekRow::default()
+        };
+        block_on(store.add_seek(seek.clone())).unwrap();
+        assert_eq!(block_on(Lobby::seek(&store, "s1")).unwrap(), Some(seek));
+        drop(store);
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        assert_eq!(store.migrated_from(), None, "migrated once only");
+    }
+
+    #[test]
+    fn the_accounts_and_lobby_tables_are_checked_against_the_version() {
         let v3: String = VERSIONS[..3].iter().map(|v| v.upgrade).collect();
+        let v4: String = VERSIONS[..4].iter().map(|v| v.upgrade).collect();
         let cases = [
             (
                 schema().replace(
                     "    agent    TEXT NOT NULL\n",
                     "    agent    TEXT NOT NULL, x TEXT\n",
-                ) + " PRAGMA user_version = 4;",
+                ) + " PRAGMA user_version = 5;",
                 "is not a PÜNCT games database: table sessions has a column `x` that schema \
-                 version 4 does not have (the file says schema version 4)",
+                 version 5 does not have (the file says schema version 5)",
             ),
             (
                 schema().replace(
                     "    created  INTEGER NOT NULL,\n    used     INTEGER\n);\n\
                      CREATE INDEX passkeys_by_user",
                     "    created  INTEGER NOT NULL\n);\nCREATE INDEX passkeys_by_user",
-                ) + " PRAGMA user_version = 4;",
+                ) + " PRAGMA user_version = 5;",
                 "is not a PÜNCT games database: table passkeys has no column `used` (the file \
-                 says schema version 4)",
+                 says schema version 5)",
             ),
             (
-                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 4;",
+                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 5;",
                 "is not a PÜNCT games database: it has a table `old_tokens` that PÜNCT does not \
-                 make (the file says schema version 4)",
+                 make (the file says schema version 5)",
             ),
             (
                 format!("{v3} CREATE TABLE users (id TEXT PRIMARY KEY); PRAGMA user_version = 3;"),
                 "is not a PÜNCT games database: it has a table `users` that schema version 3 \
                  does not have (the file says schema version 3)",
+            ),
+            (
+                format!("{v4} CREATE TABLE seeks (id TEXT PRIMARY KEY); PRAGMA user_version = 4;"),
+                "is not a PÜNCT games database: it has a table `seeks` that schema version 4 \
+                 does not have (the file says schema version 4)",
+            ),
+            (
+                schema().replace(
+                    "    seen     INTEGER NOT NULL,\n    game     TEXT\n",
+                    "    seen     INTEGER NOT NULL\n",
+                ) + " PRAGMA user_version = 5;",
+                "is not a PÜNCT games database: table seeks has no column `game` (the file says \
+                 schema version 5)",
             ),
         ];
         for (sql, want) in cases {
@@ -1510,13 +1606,13 @@ mod tests {
         let dir = TempDir::new();
         make_db(
             &dir.db(),
-            &format!("{} DROP TABLE ratings; PRAGMA user_version = 4;", schema()),
+            &format!("{} DROP TABLE ratings; PRAGMA user_version = 5;", schema()),
         );
         assert_eq!(
             open_err(&dir),
             format!(
                 "database {} is not a PÜNCT games database: it has no table `ratings` (the file \
-                 says schema version 4)",
+                 says schema version 5)",
                 dir.db().display()
             )
         );
@@ -1589,13 +1685,13 @@ mod tests {
     #[test]
     fn a_database_of_a_newer_punct_is_refused_untouched() {
         let dir = TempDir::new();
-        make_db(&dir.db(), &format!("{} PRAGMA user_version = 5;", schema()));
+        make_db(&dir.db(), &format!("{} PRAGMA user_version = 6;", schema()));
         let before = std::fs::read(dir.db()).unwrap();
         assert_eq!(
             open_err(&dir),
             format!(
-                "database {} was written by a newer punct (schema version 5; this punct knows \
-                 versions up to 4): upgrade punct, or start with another --data-dir",
+                "database {} was written by a newer punct (schema version 6; this punct knows \
+                 versions up to 5): upgrade punct, or start with another --data-dir",
                 dir.db().display()
             )
         );

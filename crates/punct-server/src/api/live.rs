@@ -453,7 +453,7 @@ fn time_message() -> String {
 
 /// An `error` message answering request `id`; a refusal over a limit says
 /// when to try again (`retry_after`, seconds), as `Retry-After` does.
-fn error_message(id: Value, e: &ApiError) -> Value {
+pub(crate) fn error_message(id: Value, e: &ApiError) -> Value {
     let mut msg = json!({"type": "error", "id": id, "error": e.body()["error"]});
     if let Some(secs) = e.retry_after {
         msg["retry_after"] = json!(secs);

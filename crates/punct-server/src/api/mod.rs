@@ -11,6 +11,7 @@ mod games;
 pub(crate) mod http;
 mod learn;
 mod live;
+mod lobby;
 mod openapi;
 pub(crate) mod ops;
 mod users;
@@ -124,6 +125,8 @@ pub(crate) fn routes() -> Vec<Route> {
             Bucket(List),
             users::leaderboard,
         ),
+        Route::get("/api/lobby", Bucket(List), lobby::seeks),
+        Route::get("/api/lobby/live", Bucket(WebSocket), lobby::live),
         Route::get("/api/games/{id}/rating", Bucket(Read), users::game_rating),
         Route::get("/api/games", Bucket(List), games::list_games),
         // A rematch may begin a game: it counts as one.

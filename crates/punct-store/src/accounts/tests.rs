@@ -9,10 +9,11 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// A store for one test, with what it needs kept alive.
-struct Db {
-    store: Arc<dyn Storage>,
-    dir: Option<PathBuf>,
+/// A store for one test, with what it needs kept alive (the lobby's
+/// tests use it too).
+pub(crate) struct Db {
+    pub(crate) store: Arc<dyn Storage>,
+    pub(crate) dir: Option<PathBuf>,
 }
 
 impl Drop for Db {
@@ -25,7 +26,7 @@ impl Drop for Db {
 
 static N: AtomicUsize = AtomicUsize::new(0);
 
-fn unique() -> String {
+pub(crate) fn unique() -> String {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
@@ -36,7 +37,7 @@ fn unique() -> String {
     )
 }
 
-fn sqlite() -> Db {
+pub(crate) fn sqlite() -> Db {
     let dir = std::env::temp_dir().join(format!("punct-accounts-test-{}", unique()));
     let store = crate::sqlite::Store::open(&dir, crate::SyncMode::Normal).unwrap();
     Db {
@@ -45,9 +46,9 @@ fn sqlite() -> Db {
     }
 }
 
-/// A new, migrated database on the test cluster; `None` without one
-/// (under `PUNCT_REQUIRE_POSTGRES=1` a missing cluster fails).
-async fn postgres(test: &str) -> Option<Db> {
+/// A new, empty database on the test cluster: its URL; `None` without
+/// one (under `PUNCT_REQUIRE_POSTGRES=1` a missing cluster fails).
+pub(crate) async fn empty_postgres(test: &str) -> Option<String> {
     let cluster = std::env::var("PUNCT_TEST_DATABASE_URL")
         .ok()
         .filter(|u| !u.is_empty());
@@ -71,7 +72,13 @@ async fn postgres(test: &str) -> Option<Db> {
     let base = cluster
         .rsplit_once('/')
         .map_or(cluster.as_str(), |(b, _)| b);
-    let url = format!("{base}/{name}");
+    Some(format!("{base}/{name}"))
+}
+
+/// A new, migrated database on the test cluster; `None` without one
+/// (under `PUNCT_REQUIRE_POSTGRES=1` a missing cluster fails).
+pub(crate) async fn postgres(test: &str) -> Option<Db> {
+    let url = empty_postgres(test).await?;
     crate::postgres::migrate(&url).await.unwrap();
     let store = crate::postgres::Store::open(&url).await.unwrap();
     Some(Db {

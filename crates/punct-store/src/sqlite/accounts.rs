@@ -139,14 +139,14 @@ fn history(r: &rusqlite::Row<'_>) -> rusqlite::Result<HistoryPoint> {
 }
 
 /// Runs one statement of a write: the rows it changed.
-fn run(conn: &Connection, sql: &str, params: &[&dyn rusqlite::ToSql]) -> Answer {
+pub(super) fn run(conn: &Connection, sql: &str, params: &[&dyn rusqlite::ToSql]) -> Answer {
     let mut stmt = conn.prepare_cached(sql).map_err(write_failed)?;
     stmt.execute(params).map(|n| n as u64).map_err(write_failed)
 }
 
 /// An insert whose key (a primary key or a unique column) may be taken:
 /// that is [`SaveError::Duplicate`]; any other failure fails.
-fn insert_new(conn: &Connection, sql: &str, params: &[&dyn rusqlite::ToSql]) -> Answer {
+pub(super) fn insert_new(conn: &Connection, sql: &str, params: &[&dyn rusqlite::ToSql]) -> Answer {
     use rusqlite::ffi::{SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE};
     let mut stmt = conn.prepare_cached(sql).map_err(write_failed)?;
     match stmt.execute(params) {
@@ -327,7 +327,7 @@ fn apply_rating(conn: &Connection, result: &RatedResult) -> Answer {
 
 /// A failed write's error, for the writes that answer only with
 /// [`StoreError`].
-fn store_error(e: SaveError) -> StoreError {
+pub(super) fn store_error(e: SaveError) -> StoreError {
     match e {
         SaveError::Failed(e) => e,
         other => StoreError::failed(format!("database write failed: {other}")),
@@ -352,7 +352,7 @@ const STATS: &str = "SELECT variant, side, won, lost, drawn FROM ( \
 
 impl Store {
     /// Runs `read` on the reader's connection, off the runtime's threads.
-    fn read<T>(
+    pub(super) fn read<T>(
         &self,
         read: impl FnOnce(&Connection) -> rusqlite::Result<T>,
     ) -> Result<T, StoreError> {
@@ -377,7 +377,7 @@ impl Store {
 }
 
 /// Every row `sql` reads with `params`, each made by `make`.
-fn all<T>(
+pub(super) fn all<T>(
     conn: &Connection,
     sql: &str,
     params: &[&dyn rusqlite::ToSql],
@@ -389,7 +389,7 @@ fn all<T>(
 }
 
 /// The first row `sql` reads with `params`, if any.
-fn one<T>(
+pub(super) fn one<T>(
     conn: &Connection,
     sql: &str,
     params: &[&dyn rusqlite::ToSql],
