@@ -12,8 +12,10 @@ export class ApiError extends Error {
     super(message);
     this.code = code;
     this.status = status;
-    this.params = params || {};
+    this.params = { ...params };
     this.reason = reason || null;
+    /** Seconds to wait before trying again (the answer's Retry-After), or null. */
+    this.retryAfter = null;
   }
 
   /** The error of an API answer's `error` object. */
@@ -44,14 +46,31 @@ async function request(method, path, body, signal, headers = {}) {
   }
   if (!res.ok) {
     const err = data && data.error;
-    if (err) throw ApiError.from(err, res.status);
-    throw new ApiError("http", `the server answered ${res.status} ${res.statusText}`, res.status, { status: res.status });
+    const failure = err
+      ? ApiError.from(err, res.status)
+      : new ApiError("http", `the server answered ${res.status} ${res.statusText}`, res.status, { status: res.status });
+    // When to try again (429, 503): Retry-After's seconds, also as the
+    // `seconds` a text names where the error itself does not give them.
+    const retry = Number.parseInt(res.headers.get("retry-after") || "", 10);
+    if (Number.isFinite(retry) && retry >= 0) {
+      failure.retryAfter = retry;
+      failure.params.seconds ??= Math.max(1, retry);
+    }
+    throw failure;
   }
   if (data === null) throw new ApiError("bad_answer", "the server's answer is not JSON", res.status);
   return data;
 }
 
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+const user = (name) => `/api/users/${encodeURIComponent(name)}`;
+/** A query string of the set values of `params` ("" when none is set). */
+function query(params) {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v != null && v !== "") qs.set(k, String(v));
+  const text = qs.toString();
+  return text ? `?${text}` : "";
+}
 const lesson = (id) => `/api/learn/lessons/${encodeURIComponent(id)}`;
 const puzzle = (id) => `/api/learn/puzzles/${encodeURIComponent(id)}`;
 let boardInfo = null;
@@ -108,6 +127,33 @@ export const api = {
   puzzle: (id) => request("GET", puzzle(id)),
   /** The judge's answer to the learner's `moves` so far in puzzle `id`. */
   tryPuzzle: (id, moves) => request("POST", `${puzzle(id)}/try`, { moves }),
+  // Accounts: the session is an HttpOnly cookie the browser sends itself
+  // (and, on every POST, the Origin header the server checks).
+  /** {user: null} signed out, else {user: {id, name, created, bot, password}, sessions: […]}. */
+  account: () => request("GET", "/api/account"),
+  signUp: (name, password) => request("POST", "/api/account/signup", { name, password }),
+  signIn: (name, password) => request("POST", "/api/account/signin", { name, password }),
+  signOut: () => request("POST", "/api/account/signout", {}),
+  /** Ends every other session of the account: {ended: n}. */
+  signOutElsewhere: () => request("POST", "/api/account/signout", { elsewhere: true }),
+  /** {ended: n}: the other sessions, ended with the old password. */
+  changePassword: (current, password) => request("POST", "/api/account/password",
+    current == null ? { new: password } : { current, new: password }),
+  /** Makes this browser's seats (`[{game, token}]`) the account's: {attached: [{game, sides}], skipped: [{game, code}]}. */
+  attachSeats: (seats) => request("POST", "/api/account/seats", { seats }),
+  /** Every game of the signed-in account as one record file (a download). */
+  accountRecordsUrl: "/api/account/games",
+  deleteAccount: (password) => request("POST", "/api/account/delete", password == null ? {} : { password }),
+  // Players, their games and ratings.
+  user: (name, signal) => request("GET", user(name), undefined, signal),
+  /** filters: status, side, rated, variant, result; offset, limit → {games, offset, more}. */
+  userGames: (name, filters, signal) => request("GET", `${user(name)}/games${query(filters)}`, undefined, signal),
+  /** {category, points: [{at, rating, deviation, change, score, game}]}, oldest first. */
+  ratingHistory: (name, category, signal) =>
+    request("GET", `${user(name)}/ratings/${encodeURIComponent(category)}`, undefined, signal),
+  leaderboard: (category, signal) => request("GET", `/api/leaderboard/${encodeURIComponent(category)}`, undefined, signal),
+  /** {rated: false} or {rated: true, category, white: {rating, change, provisional}|null, black: …}. */
+  gameRating: (id) => request("GET", `${game(id)}/rating`),
 };
 
 /**

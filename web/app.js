@@ -1,6 +1,8 @@
-// The page's entry point: loads the language's catalogue (i18n.js), picks
-// the screen from the address (`/` → start, `/game/{id}` → game, `/rules`,
-// `/learn[/{lesson}]`, `/puzzles[/{id}]`) and navigates without reloading.
+// The page's entry point: loads the language's catalogue (i18n.js) and who
+// is signed in (session.js), picks the screen from the address (`/` →
+// start, `/game/{id}` → game, `/rules`, `/learn[/{lesson}]`,
+// `/puzzles[/{id}]`, `/signin`, `/signup`, `/account`, `/@/{name}`,
+// `/leaderboard[/{category}]`) and navigates without reloading.
 //
 // A seat's link carries its token in the fragment (`/game/{id}#token=…`;
 // older links `?token=…`), an invite its code (`#invite=…`). The token is
@@ -13,10 +15,15 @@ import { gameScreen } from "./game.js";
 import { rulesScreen } from "./rules.js";
 import { tutorialScreen } from "./tutorial.js";
 import { puzzlesScreen } from "./puzzles.js";
+import { signInScreen } from "./signin.js";
+import { accountScreen } from "./account.js";
+import { profileScreen } from "./profile.js";
+import { leaderboardScreen } from "./leaderboard.js";
 import { gameMemory } from "./dom.js";
+import { session } from "./session.js";
 import { loadLang, t } from "./i18n.js";
 
-await loadLang();
+await Promise.all([loadLang(), session.load()]);
 
 const root = document.getElementById("app");
 let screen = null;
@@ -50,6 +57,8 @@ function route() {
   const path = location.pathname.replace(/\/+$/, "") || "/";
   const lesson = path.match(/^\/learn\/([A-Za-z0-9_-]+)$/);
   const puzzle = path.match(/^\/puzzles\/([A-Za-z0-9_-]+)$/);
+  const profile = path.match(/^\/@\/([^/]+)$/);
+  const board = path.match(/^\/leaderboard\/([a-z]+)$/);
   if (path === "/rules") {
     document.title = `PÜNCT · ${t("title.rules")}`;
     screen = rulesScreen(root, navigate);
@@ -59,10 +68,35 @@ function route() {
   } else if (path === "/puzzles" || puzzle) {
     document.title = `PÜNCT · ${t("title.puzzles")}`;
     screen = puzzlesScreen(root, navigate, puzzle ? puzzle[1] : null);
+  } else if (path === "/signin" || path === "/signup") {
+    const signup = path === "/signup";
+    document.title = `PÜNCT · ${t(signup ? "title.signup" : "title.signin")}`;
+    screen = signInScreen(root, navigate, { signup, next: localNext() });
+  } else if (path === "/account") {
+    document.title = `PÜNCT · ${t("title.account")}`;
+    screen = accountScreen(root, navigate);
+  } else if (profile) {
+    let name = profile[1];
+    try {
+      name = decodeURIComponent(name);
+    } catch {
+      /* not an encoded name: asked for as it is (and not found) */
+    }
+    document.title = `PÜNCT · ${t("title.profile", { name })}`;
+    screen = profileScreen(root, navigate, name);
+  } else if (path === "/leaderboard" || board) {
+    document.title = `PÜNCT · ${t("title.leaderboard")}`;
+    screen = leaderboardScreen(root, navigate, board ? board[1] : null);
   } else {
     document.title = "PÜNCT";
     screen = startScreen(root, navigate);
   }
+}
+
+/** Where to go after signing in: `?next=` when it is an address of this site, else null. */
+function localNext() {
+  const next = new URLSearchParams(location.search).get("next");
+  return next && /^\/(?![/\\])/.test(next) ? next : null;
 }
 
 // Links marked data-nav change the screen without reloading the page.

@@ -1,10 +1,16 @@
 // The end of a game: the result for the person at this screen ("You won",
 // "You lost", "Draw", or who won for a spectator) with the reason in
-// words, and what to do next: a rematch (colours swapped; online the
+// words, a rated game's new ratings and their changes ("White 1512
+// (+12)"), and what to do next: a rematch (colours swapped; online the
 // opponent accepts), a new game, the rematch's link once it has begun.
 
 import { h, show, other, tSide, edgeName } from "./dom.js";
 import { t } from "./i18n.js";
+import { api } from "./api.js";
+import { ratingWithChange, categoryName } from "./ratings.js";
+
+/** Pauses between asks while a finished rated game's ratings are being worked out (ms). */
+const RATING_WAITS = [500, 1000, 2000, 4000, 8000];
 
 /** The reason of a result (`state.result`) in plain words. */
 export function reasonText(result) {
@@ -73,17 +79,60 @@ export class EndOfGame {
     this.declineBtn = btn("decline-rematch", t("game.end.decline_rematch"), () => this.onRematch("decline"));
     this.rematchLink = h("a", { class: "button", "data-testid": "rematch-link", "data-nav": "" }, t("game.end.go_to_rematch"));
     this.newGame = h("a", { href: "/", class: "button", "data-nav": "", "data-testid": "new-game" }, t("game.end.new_game"));
+    this.rating = h("p", { class: "end-rating", "data-testid": "result-rating" });
+    show(this.rating, false);
+    this.ratingFor = null; // the game whose ratings are asked for or shown
     this.el = h("div", { class: "result-banner", "data-testid": "result-banner", role: "status" },
       h("div", { class: "end-head" }, this.title, this.score),
-      this.reason, this.note,
+      this.reason, this.rating, this.note,
       h("div", { class: "row buttons" }, this.rematchBtn, this.acceptBtn, this.declineBtn, this.rematchLink, this.newGame));
     show(this.el, false);
+  }
+
+  /**
+   * The new ratings of rated game `id` and their changes, from `GET
+   * /api/games/{id}/rating`; asked again a few times while they are not
+   * worked out yet (a side without a rating, both null).
+   */
+  async showRating(id) {
+    this.ratingFor = id;
+    for (let i = 0; ; i++) {
+      let answer;
+      try {
+        answer = await api.gameRating(id);
+      } catch {
+        answer = null; // the result stands without the ratings
+      }
+      if (this.ratingFor !== id) return;
+      if (answer && answer.rated && (answer.white || answer.black)) {
+        const sides = ["white", "black"].filter((side) => answer[side]).map((side) => {
+          const r = answer[side];
+          return h("span", { class: "end-rating-side", "data-testid": `rating-${side}`, "data-change": String(Math.round(r.change || 0)) },
+            tSide("game.end.rating", side, { rating: ratingWithChange(r.rating, r.change, r.provisional) }));
+        });
+        const parts = [h("span", { class: "end-rating-category" }, t("game.end.rated", { category: categoryName(answer.category) }))];
+        for (const side of sides) parts.push(" · ", side);
+        this.rating.replaceChildren(...parts);
+        show(this.rating, true);
+        return;
+      }
+      if (!answer || !answer.rated || i >= RATING_WAITS.length) return;
+      await new Promise((r) => setTimeout(r, RATING_WAITS[i]));
+      if (this.ratingFor !== id) return;
+    }
   }
 
   update(s, seats, busy) {
     const over = s.status === "over" && !!s.result;
     show(this.el, over);
-    if (!over) return;
+    if (!over) {
+      if (this.ratingFor) {
+        this.ratingFor = null;
+        show(this.rating, false);
+      }
+      return;
+    }
+    if (s.rated && this.ratingFor !== s.id) this.showRating(s.id);
     const r = s.result;
     this.title.textContent = headline(r, seats);
     this.el.dataset.outcome = outcome(r, seats);

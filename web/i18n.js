@@ -98,6 +98,21 @@ export function num(n, options) {
 }
 
 /**
+ * A moment as a date (and time) in the current language's way of writing
+ * it: `when` in ms since 1970 (or an ISO text); `options` as
+ * Intl.DateTimeFormat's (default: the date, medium length).
+ */
+export function dateText(when, options = { dateStyle: "medium" }) {
+  const d = new Date(typeof when === "string" && !/^\d+$/.test(when) ? when : Number(when));
+  if (Number.isNaN(d.getTime())) return "";
+  try {
+    return new Intl.DateTimeFormat(lang, options).format(d);
+  } catch {
+    return d.toLocaleString();
+  }
+}
+
+/**
  * Items as a list in the current language ("a, b and c", "a、b、c";
  * type "disjunction" for alternatives: "a, b or c").
  */

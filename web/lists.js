@@ -126,6 +126,53 @@ function watchLine(g, mine) {
       h("span", { class: "game-meta" }, meta.join(" · "))));
 }
 
+/**
+ * The side the account `name` holds in summary `g`, or null: a seat an
+ * account holds shows the account's name (and its `{side}_user` is set).
+ */
+export function sideOf(g, name) {
+  for (const side of ["white", "black"]) {
+    const p = g.players && g.players[side];
+    if (p && !p.ai && p.name === name && g[`${side}_user`] !== null) return side;
+  }
+  return null;
+}
+
+/**
+ * The line of game `g` in a player's list (profile.js), from the player
+ * `name`'s side: their colour, the opponent, won / lost / draw or who is
+ * to move, and moves, clock, variant, rated or not and the date.
+ */
+export function playerGameLine(g, name) {
+  const side = sideOf(g, name);
+  const player = (s) => [h("span", { class: `swatch ${s}`, "aria-hidden": "true" }), playerText(g, s)];
+  const who = side
+    ? [h("span", { class: `swatch ${side}`, role: "img", "aria-label": t(`profile.games.as.${side}`) }),
+      g.invite_open ? t("profile.games.open_seat") : t("start.list.vs", { name: playerText(g, other(side)) })]
+    : tNodes("start.list.players", { white: player("white"), black: player("black") });
+  let state = "";
+  let cls = "";
+  if (g.status === "over") {
+    const winner = WINNER[g.result];
+    const score = (g.result || "?").replaceAll("1/2", "½");
+    if (!winner) [state, cls] = [t("start.list.draw", { score }), "over"];
+    else if (side) [state, cls] = winner === side ? [t("profile.games.won", { score }), "over won"] : [t("profile.games.lost", { score }), "over lost"];
+    else [state, cls] = [tSide("start.list.won", winner, { score }), "over"];
+  } else if (g.to_move && !(side && g.invite_open)) {
+    state = tSide("start.list.to_move", g.to_move);
+  }
+  const meta = [t("start.list.moves", { count: g.ply })];
+  if (g.clock !== undefined) meta.push(clockText(g.clock));
+  if (g.variant !== "standard") meta.push(variantText(g.variant));
+  meta.push(g.rated ? t("profile.games.rated") : t("profile.games.casual"));
+  meta.push(when(g.created));
+  return h("li", { class: "game-line", "data-game": g.id, "data-status": g.status, "data-side": side },
+    h("a", { href: `/game/${g.id}`, "data-nav": "", "data-game": g.id },
+      h("span", { class: "game-who" }, who),
+      state && h("span", { class: `game-state ${cls}`.trim() }, state),
+      h("span", { class: "game-meta" }, meta.join(" · "))));
+}
+
 const info = (text) => h("li", { class: "small empty" }, text);
 
 /**

@@ -1,4 +1,5 @@
-// Who plays and who is here: the players' names, whether each is
+// Who plays and who is here: the players' names (an account's leading to
+// its profile), whether each is
 // connected (the live socket's `presence` messages), how many watch, the
 // player's own name (changeable), and — in a real-time game whose
 // opponent has gone — the button to claim the win.
@@ -6,6 +7,7 @@
 import { h, show, other, nameProblem, playerName, sideName, tSide, tNodes } from "./dom.js";
 import { t } from "./i18n.js";
 import { aiLevels } from "./start.js";
+import { profileHref } from "./nav.js";
 
 /** "40 s", "3 min" */
 function awayText(ms) {
@@ -73,12 +75,18 @@ export class Players {
       const p = s.players ? s.players[side] : null;
       if (s.ai && s.ai.side === side) {
         const level = aiLevels().find(([n]) => n === s.ai.level);
-        return t("game.players.ai", { level: s.ai.level, name: level ? level[1] : "" });
+        const text = t("game.players.ai", { level: s.ai.level, name: level ? level[1] : "" });
+        // A rated game's AI seat is the level's bot account (docs/API.md: level1 … level4).
+        return s[`${side}_user`]
+          ? h("a", { href: profileHref(`level${s.ai.level}`), "data-nav": "", "data-testid": `profile-link-${side}` }, text)
+          : text;
       }
       if (s.invite_open === side) return t("game.players.invited");
       const name = p && p.name ? p.name : null;
       const you = seats.includes(side) && s.mode !== "hotseat";
       if (you) return name ? t("game.players.name_you", { name }) : t("game.players.you");
+      // An account's seat: its name leads to the player's profile.
+      if (name && s[`${side}_user`]) return h("a", { href: profileHref(name), "data-nav": "", "data-testid": `profile-link-${side}` }, name);
       return name || (s.mode === "hotseat" ? t("game.players.this_screen")
         : seats.length ? t("game.players.opponent") : t("game.players.a_player"));
     };
@@ -98,7 +106,9 @@ export class Players {
     this.watching.textContent = n == null ? "" : n === 0 ? t("game.players.nobody_watching") : t("game.players.watching", { count: n });
     this.watching.dataset.count = n == null ? "" : String(n);
     const editing = !this.nameForm.hidden; // keep what is being typed
-    show(this.nameBtn, seats.length > 0 && s.mode !== "hotseat" && !editing);
+    // An account's seat is named by the account: nothing to change here.
+    const account = seats.length > 0 && seats.every((side) => s[`${side}_user`]);
+    show(this.nameBtn, seats.length > 0 && s.mode !== "hotseat" && !editing && !account);
     if (!editing) {
       const mine = seats.length === 1 && s.players ? s.players[seats[0]].name : "";
       this.nameInput.value = mine || playerName.get();

@@ -1,12 +1,14 @@
-// The start screen: the player's name, new games (against the AI, at one
-// screen, online) with a time control, opening a record file, and the
-// lists of this browser's games and of games to watch (lists.js).
+// The start screen: the player's name (signed in: the account's), new
+// games (against the AI, at one screen, online, rated when signed in and
+// timed) with a time control, opening a record file, and the lists of
+// this browser's games and of games to watch (lists.js).
 
 import { api } from "./api.js";
 import { h, gameMemory, nameProblem, playerName } from "./dom.js";
 import { gameLists, clockText } from "./lists.js";
 import { t, errorText } from "./i18n.js";
 import { siteNav } from "./nav.js";
+import { session } from "./session.js";
 
 /** The AI's levels: [level, name, what it does] (texts read when the screen is drawn). */
 export function aiLevels() {
@@ -96,7 +98,23 @@ export function startScreen(root, navigate) {
     clockGroups().map(([label, values]) => (label
       ? h("optgroup", { label }, values.map(clockOption))
       : values.map(clockOption))));
-  clock.addEventListener("change", () => clockMemory.set(clock.value));
+
+  // A rated game (online or against the AI): signed in, with a clock (its category comes from the clock).
+  const rated = h("input", { type: "checkbox", "data-testid": "rated", "aria-describedby": "rated-help" });
+  const ratedHelp = h("span", { class: "small", id: "rated-help" });
+  const ratedBox = h("div", { class: "rated-setting" }, h("label", { class: "check" }, rated, ` ${t("start.rated.label")}`), ratedHelp);
+  const updateRated = () => {
+    const signedIn = !!session.user;
+    const timed = clock.value !== "none";
+    rated.disabled = !signedIn || !timed;
+    if (rated.disabled) rated.checked = false;
+    ratedHelp.textContent = !signedIn ? t("start.rated.signed_out") : timed ? t("start.rated.about") : t("start.rated.no_clock");
+  };
+  updateRated();
+  clock.addEventListener("change", () => {
+    clockMemory.set(clock.value);
+    updateRated();
+  });
 
   const buttons = [];
   const button = (testid, label, onclick) => {
@@ -110,14 +128,15 @@ export function startScreen(root, navigate) {
    * for the other seat) stay in this browser, not in the address.
    */
   async function create(body) {
-    const player = nameField.value.trim();
+    // Signed in, a seat is the account's and shows its name.
+    const player = session.user ? "" : nameField.value.trim();
     const problem = nameProblem(player);
     say(problem);
     if (problem) {
       nameField.focus();
       return null;
     }
-    playerName.set(player);
+    if (!session.user) playerName.set(player);
     const timeControl = CLOCK_OF.get(clock.value) || null;
     buttons.forEach((b) => { b.disabled = true; });
     try {
@@ -172,19 +191,34 @@ export function startScreen(root, navigate) {
 
   // A label: its words, then the field (a space between them).
   const label = (attrs, text, ...fields) => h("label", attrs, `${text} `, ...fields);
+  // Signed in, the account's name instead of the name field.
+  const nameSettingFor = (user) => (user
+    ? h("p", { class: "name-setting", "data-testid": "playing-as" }, t("start.name.account", { name: user.name }))
+    : label({ class: "name-setting" }, t("start.name.label"), nameField,
+      h("span", { class: "small" }, t("start.name.help"))));
+  let nameSetting = nameSettingFor(session.user);
+  const stopSession = session.onChange((user) => {
+    if (closed) return;
+    const fresh = nameSettingFor(user);
+    nameSetting.replaceWith(fresh);
+    nameSetting = fresh;
+    updateRated();
+  });
   const newGame = h("section", { class: "panel new-game" },
     h("h2", {}, t("start.new_game")),
     h("div", { class: "settings" },
-      label({ class: "name-setting" }, t("start.name.label"), nameField,
-        h("span", { class: "small" }, t("start.name.help"))),
+      nameSetting,
       label({}, t("start.variant.label"), variant),
       label({}, t("start.clock.label"), clock),
-      label({}, t("start.colour.label"), colour)),
+      label({}, t("start.colour.label"), colour),
+      ratedBox),
     h("div", { class: "cards" },
       h("div", { class: "card" },
         h("h3", {}, t("start.ai.title")),
         label({}, t("start.level.label"), level), levelInfo,
-        h("p", {}, button("start-ai", t("start.ai.button"), () => create({ mode: "ai", level: +level.value, side: colour.value })))),
+        h("p", {}, button("start-ai", t("start.ai.button"), () => create({
+          mode: "ai", level: +level.value, side: colour.value, ...(rated.checked ? { rated: true } : {}),
+        })))),
       h("div", { class: "card" },
         h("h3", {}, t("start.hotseat.title")),
         h("p", { class: "small" }, t("start.hotseat.about")),
@@ -192,7 +226,9 @@ export function startScreen(root, navigate) {
       h("div", { class: "card" },
         h("h3", {}, t("start.online.title")),
         h("p", { class: "small" }, t("start.online.about")),
-        button("start-online", t("start.online.button"), () => create({ mode: "online", side: colour.value })))));
+        button("start-online", t("start.online.button"), () => create({
+          mode: "online", side: colour.value, ...(rated.checked ? { rated: true } : {}),
+        })))));
   const openRecord = h("section", { class: "panel open-record" },
     h("h2", {}, t("start.record.title")),
     label({}, t("start.record.label"), file));
@@ -208,6 +244,7 @@ export function startScreen(root, navigate) {
   return {
     destroy() {
       closed = true;
+      stopSession();
       lists.destroy();
     },
   };
