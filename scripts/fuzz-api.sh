@@ -13,7 +13,7 @@
 #                            (scripts/test.sh makes one; the fuzzer gets a
 #                            database of its own in it)
 #
-# Each backend is bounded in time (PUNCT_FUZZ_SECONDS, default 150, the
+# Each backend is bounded in time (PUNCT_FUZZ_SECONDS, default 200, the
 # server's start included); a finding, a server that died or panicked,
 # or a run out of time fails the script, with the failing case printed
 # (schemathesis prints a curl line to repeat it). PUNCT_FUZZ_EXAMPLES
@@ -24,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-seconds=${PUNCT_FUZZ_SECONDS:-150}
+seconds=${PUNCT_FUZZ_SECONDS:-200}
 examples=${PUNCT_FUZZ_EXAMPLES:-30}
 
 # schemathesis, installed with pip from PyPI, every file checked by hash.
