@@ -200,6 +200,7 @@ export function lobbyPanel({ clocks, clockGroups, navigate }) {
       drawQuick();
     },
   });
+  view.enable(false);
   drawQuick();
 
   return {
