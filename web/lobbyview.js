@@ -44,8 +44,9 @@ export function seekLine(seek, { own, ours, onAccept, onCancel }) {
       (own || ours) && h("span", { class: "seek-yours" }, t("lobby.seek.yours"))),
     h("span", { class: "seek-meta" },
       meta.join(" · "), " · ",
-      side && h("span", { class: `swatch ${side}`, "aria-hidden": "true" }),
-      side ? tSide("lobby.seek.you_play", side) : t("lobby.seek.random")),
+      h("span", { class: "seek-side" },
+        side && h("span", { class: `swatch ${side}`, "aria-hidden": "true" }),
+        side ? tSide("lobby.seek.you_play", side) : t("lobby.seek.random"))),
     action && h("span", { class: "seek-action" }, action));
 }
 
@@ -89,7 +90,7 @@ export function lobbyView({ clocks, clockGroups, on }) {
       : values.map(clockOption))));
   clock.value = "rt-10-5";
   const variant = h("select", { "data-testid": "seek-variant" },
-    option("standard", t("start.variant.standard")), option("basic", t("start.variant.basic")));
+    option("standard", t("lobby.create.standard")), option("basic", t("lobby.create.basic")));
   const colour = h("select", { "data-testid": "seek-colour" },
     option("random", t("start.colour.random")), option("white", t("start.colour.white")),
     option("black", t("start.colour.black")));
