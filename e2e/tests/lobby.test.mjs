@@ -146,6 +146,50 @@ test('a seek goes when its page closes; a withdrawn seek goes too', { timeout: 6
   });
 });
 
+test('after a dropped connection the lobby reconnects and draws the list again', { timeout: 60000 }, async () => {
+  const { server } = env;
+  await withArtifacts(PREFIX, () => pages, async () => {
+    const a = await lobbyPage('steady', server.url);
+    // The dropping page's sockets, kept where the test can close them (as a network drop would).
+    const b = await newPage(env.browser, 'dropping', DESKTOP);
+    pages.push(b);
+    await b.context().addInitScript(() => {
+      const Native = window.WebSocket;
+      window.__sockets = [];
+      window.WebSocket = class extends Native {
+        constructor(...args) {
+          super(...args);
+          window.__sockets.push(this);
+        }
+      };
+    });
+    await openLobby(b, server.url);
+    const theirs = await openSeek(a, { clock: 'rt-5-3' });
+    const mine = await openSeek(b, { clock: 'rt-3-2' });
+    await b.locator(seekLine(theirs)).waitFor();
+    await a.locator(seekLine(mine)).waitFor();
+    const drops = await b.evaluate(() => {
+      const open = window.__sockets.filter((w) => w.url.endsWith('/api/lobby/live') && w.readyState === 1);
+      for (const w of open) w.close();
+      return open.length;
+    });
+    assert.equal(drops, 1, 'one lobby socket');
+    // Its seek went with the connection; the page says so, then is live again with the list rebuilt.
+    await a.locator(seekLine(mine)).waitFor({ state: 'detached', timeout: T.step });
+    await b.waitForFunction(() => /withdrawn/.test(document.querySelector('[data-testid="lobby-status"]').textContent), null, { timeout: T.step })
+      .catch(async () => { throw new Error(`no word of the drop: ${await b.locator(tid('lobby-status')).innerText()}`); });
+    await b.waitForFunction(() => /^Live/.test(document.querySelector('[data-testid="lobby-status"]').textContent), null, { timeout: T.step * 2 });
+    await b.locator(seekLine(theirs)).waitFor();
+    await b.locator(seekLine(mine)).waitFor({ state: 'detached' });
+    assert.equal(await b.evaluate(() => window.__sockets.filter((w) => w.url.endsWith('/api/lobby/live')).length), 2, 'one new socket');
+    // Live again: a new seek comes in.
+    const next = await openSeek(a, { clock: 'cor-3' });
+    await b.locator(seekLine(next)).waitFor();
+    await assertNoReload(b);
+    for (const p of [a, b]) await closePage(p);
+  });
+});
+
 test('two pages choosing 5+3 quick pairing meet in one game', { timeout: 60000 }, async () => {
   const { server } = env;
   const { api } = server;
