@@ -135,9 +135,14 @@ test('a seek goes when its page closes; a withdrawn seek goes too', { timeout: 6
     await a.locator(seekLine(first)).locator(tid('cancel-seek')).click();
     await b.locator(seekLine(first)).waitFor({ state: 'detached', timeout: T.step });
     await a.locator(seekLine(first)).waitFor({ state: 'detached', timeout: T.step });
-    // Gone with its tab.
+    // Gone with its tab; a fourth seek at once is refused in the page's words.
     const second = await openSeek(a, { clock: 'rt-3-2', variant: 'basic' });
     await b.locator(seekLine(second)).waitFor();
+    await openSeek(a, { clock: 'rt-5-3' });
+    await openSeek(a, { clock: 'rt-10-5' });
+    await a.locator(tid('seek-create')).click();
+    await a.waitForFunction(() => document.querySelector('[data-testid="lobby-message"]').textContent.trim() !== '', null, { timeout: T.step });
+    assert.equal((await a.locator(tid('lobby-message')).innerText()).trim(), 'You can have at most 3 seeks open at once.');
     await closePage(a);
     await b.locator(seekLine(second)).waitFor({ state: 'detached', timeout: T.step });
     await b.locator(tid('lobby-empty')).waitFor();
@@ -222,6 +227,50 @@ test('two pages choosing 5+3 quick pairing meet in one game', { timeout: 60000 }
     assert.deepEqual(seats, ['black', 'white']);
     const g = await api.game(gp.id);
     assert.deepEqual(g.clock && [g.clock.type, g.clock.initial, g.clock.increment], ['realtime', 300, 3]);
+    for (const x of [p, q]) await closePage(x);
+  });
+});
+
+test('signed in, quick pairing is rated and the seek form offers a rated game', { timeout: 60000 }, async () => {
+  const { server } = env;
+  const { api } = server;
+  await withArtifacts(PREFIX, () => pages, async () => {
+    const signed = [];
+    for (const [label, name] of [['rated-1', 'Lobby_Ada'], ['rated-2', 'Lobby_Ben']]) {
+      const page = await newPage(env.browser, label, DESKTOP);
+      pages.push(page);
+      const res = await page.request.post(`${server.url}/api/account/signup`, {
+        data: { name, password: 'quiet harbour lanterns 42' }, headers: { origin: server.url },
+      });
+      assert.equal(res.status(), 201, `sign-up of ${name}: ${await res.text()}`);
+      await openLobby(page, server.url);
+      assert.equal((await page.locator(tid('lobby-rated-note')).innerText()).trim(), `Rated games: you are signed in as ${name}.`);
+      signed.push(page);
+    }
+    const [p, q] = signed;
+    // The form's rated box: there, and off without a clock.
+    await p.locator(tid('seek-clock')).selectOption('none');
+    assert.equal(await p.locator(tid('seek-rated')).isDisabled(), true);
+    await p.locator(tid('seek-clock')).selectOption('rt-10-5');
+    assert.equal(await p.locator(tid('seek-rated')).isDisabled(), false);
+    await p.locator(tid('seek-rated')).check();
+    await p.locator(tid('seek-create')).click();
+    const line = q.locator(`${tid('lobby-seeks')} li[data-seek]`).filter({ hasText: 'Lobby_Ada' });
+    await line.waitFor();
+    const text = await line.innerText();
+    assert.match(text, /rated/);
+    assert.match(text, /\b1500\b/, 'a new account shows the starting rating');
+    await shot(q, PREFIX, 'rated-seek-1366x768');
+    // Rated quick pairing 10+5.
+    await p.locator(`${tid('lobby-seeks')} li[data-own] ${tid('cancel-seek')}`).click();
+    await line.waitFor({ state: 'detached' });
+    await p.locator(tid('quick-rt-10-5')).click();
+    await p.locator(tid('pool-cancel')).waitFor();
+    await q.locator(tid('quick-rt-10-5')).click();
+    const [gp, gq] = await Promise.all([waitGamePage(p), waitGamePage(q)]);
+    assert.equal(gp.id, gq.id);
+    const g = await api.game(gp.id);
+    assert.equal(g.rated, true, 'a rated game');
     for (const x of [p, q]) await closePage(x);
   });
 });
