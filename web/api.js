@@ -290,3 +290,69 @@ export class LiveSocket {
     if (this.ws) this.ws.close();
   }
 }
+
+/**
+ * The lobby's WebSocket (`/api/lobby/live`, docs/API.md "The lobby"):
+ * every message the server sends goes to `onMessage` (the whole list
+ * first, then `added`, `removed`, and the answers `seeking`, `cancelled`,
+ * `paired`, `error`). It reconnects by itself with a growing delay; each
+ * connection begins with the whole list again. A socket's seeks go when it
+ * closes, so `onConnection(false)` means they are gone.
+ */
+export class LobbySocket {
+  constructor({ onMessage, onConnection = () => {} }) {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    this.url = `${scheme}://${location.host}/api/lobby/live`;
+    this.onMessage = onMessage;
+    this.onConnection = onConnection;
+    this.nextId = 1;
+    this.delay = 500;
+    this.closed = false;
+    this.connect();
+  }
+
+  get open() {
+    return this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  connect() {
+    if (this.closed) return;
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+      this.onConnection(true);
+    };
+    ws.onmessage = (ev) => {
+      if (this.ws !== ws) return;
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (msg && typeof msg.type === "string") this.onMessage(msg);
+    };
+    ws.onerror = () => {}; // a close event always follows
+    ws.onclose = () => {
+      if (this.ws !== ws || this.closed) return;
+      this.onConnection(false);
+      this.timer = setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 15000);
+    };
+  }
+
+  /** Sends `msg` with a fresh id (answered by a message with that id); the id, or null when not connected. */
+  send(msg) {
+    if (!this.open) return null;
+    const id = this.nextId++;
+    this.ws.send(JSON.stringify({ ...msg, id }));
+    return id;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { h, gameMemory, nameProblem, playerName } from "./dom.js";
+import { lobbyPanel } from "./lobby.js";
 import { gameLists, clockText } from "./lists.js";
 import { t, errorText } from "./i18n.js";
 import { siteNav } from "./nav.js";
@@ -188,6 +189,7 @@ export function startScreen(root, navigate) {
   });
 
   const lists = gameLists();
+  const lobby = lobbyPanel({ clocks: CLOCK_OF, clockGroups, navigate: (path) => { if (!closed) navigate(path); } });
 
   // A label: its words, then the field (a space between them).
   const label = (attrs, text, ...fields) => h("label", attrs, `${text} `, ...fields);
@@ -238,7 +240,7 @@ export function startScreen(root, navigate) {
       h("p", {}, t("start.intro"))),
     message,
     h("div", { class: "start-main" },
-      h("div", { class: "start-new" }, newGame, openRecord),
+      h("div", { class: "start-new" }, lobby.element, newGame, openRecord),
       h("div", { class: "start-lists" }, lists.myGames, lists.watch))));
 
   return {
@@ -246,6 +248,7 @@ export function startScreen(root, navigate) {
       closed = true;
       stopSession();
       lists.destroy();
+      lobby.destroy();
     },
   };
 }

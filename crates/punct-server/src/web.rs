@@ -32,6 +32,8 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "analysis.js": JS,
     "start.js": JS,
     "lists.js": JS,
+    "lobby.js": JS,
+    "lobbyview.js": JS,
     "endgame.js": JS,
     "clock.js": JS,
     "players.js": JS,
