@@ -82,10 +82,16 @@ impl fmt::Display for PasskeyError {
                  https (--public-url https://…), or open it as http://localhost:PORT"
             ),
             PasskeyError::BadOrigin { origin } => {
-                write!(f, "`{origin}` is not an http:// or https:// origin with a host")
+                write!(
+                    f,
+                    "`{origin}` is not an http:// or https:// origin with a host"
+                )
             }
             PasskeyError::Malformed { why } => {
-                write!(f, "the passkey's answer is not a WebAuthn credential: {why}")
+                write!(
+                    f,
+                    "the passkey's answer is not a WebAuthn credential: {why}"
+                )
             }
             PasskeyError::Refused { why } => write!(f, "the passkey's answer is refused: {why}"),
             PasskeyError::BadState { why } => {
@@ -148,7 +154,9 @@ impl RelyingParty {
             && host.split('.').all(|label| {
                 !label.is_empty()
                     && label.len() <= 63
-                    && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                    && label
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-')
                     && !label.starts_with('-')
                     && !label.ends_with('-')
             });
@@ -270,10 +278,10 @@ impl RelyingParty {
     /// the page adds `mediation: "conditional"` itself when it offers
     /// passkeys in the name field's autofill.
     pub fn start_sign_in(&self) -> Result<Started, PasskeyError> {
-        let (mut options, state): (RequestChallengeResponse, DiscoverableAuthentication) =
-            self.webauthn
-                .start_discoverable_authentication()
-                .map_err(refused)?;
+        let (mut options, state): (RequestChallengeResponse, DiscoverableAuthentication) = self
+            .webauthn
+            .start_discoverable_authentication()
+            .map_err(refused)?;
         options.mediation = None;
         Ok(Started {
             options: to_value(&options)?,
@@ -325,10 +333,7 @@ fn split_port(authority: &str) -> Option<(&str, Option<&str>)> {
             // A second colon: an IPv6 address without brackets.
             (!host.contains(':')).then_some((host, Some(port)))
         }
-        Some(_) => authority
-            .parse::<IpAddr>()
-            .ok()
-            .map(|_| (authority, None)),
+        Some(_) => authority.parse::<IpAddr>().ok().map(|_| (authority, None)),
         None => Some((authority, None)),
     }
 }
@@ -366,7 +371,10 @@ struct Registration {
 pub fn identify(credential: &Value) -> Result<(String, Option<String>), PasskeyError> {
     let answer = read_answer(credential)?;
     let id = URL_SAFE_NO_PAD.encode(answer.get_credential_id());
-    let user = answer.get_user_unique_id().map(user_of_handle).transpose()?;
+    let user = answer
+        .get_user_unique_id()
+        .map(user_of_handle)
+        .transpose()?;
     Ok((id, user))
 }
 

@@ -28,6 +28,7 @@ mod jobs;
 mod limits;
 mod log;
 mod metrics;
+mod passkeys;
 mod presence;
 mod ratings;
 mod rematch;

@@ -148,10 +148,7 @@ const VERSIONS: &[SchemaVersion] = &[
     },
     SchemaVersion {
         added: &[],
-        tables: &[(
-            "ceremonies",
-            &["id", "kind", "user_id", "state", "expires"],
-        )],
+        tables: &[("ceremonies", &["id", "kind", "user_id", "state", "expires"])],
         upgrade: include_str!("sqlite/5.sql"),
     },
 ];
@@ -1493,7 +1490,10 @@ mod tests {
         drop(Store::open(&fresh.0, SyncMode::Normal).unwrap());
         assert_eq!(master(&dir.db()), master(&fresh.db()));
         let user = block_on(store.user("u1")).unwrap().expect("the user");
-        assert_eq!((user.name.as_str(), user.password.as_deref()), ("Ada", Some("phc")));
+        assert_eq!(
+            (user.name.as_str(), user.password.as_deref()),
+            ("Ada", Some("phc"))
+        );
         assert_eq!(block_on(store.passkeys("u1")).unwrap().len(), 1);
         let c = CeremonyRow {
             id: "n1".into(),
@@ -1503,7 +1503,10 @@ mod tests {
             expires: 10,
         };
         block_on(store.put_ceremony(c.clone())).unwrap();
-        assert_eq!(block_on(store.take_ceremony("n1", "signin", 5)).unwrap(), Some(c));
+        assert_eq!(
+            block_on(store.take_ceremony("n1", "signin", 5)).unwrap(),
+            Some(c)
+        );
         drop(store);
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None, "migrated once only");
@@ -1536,8 +1539,7 @@ mod tests {
                  make (the file says schema version 5)",
             ),
             (
-                schema().replace("    state    TEXT NOT NULL,\n", "")
-                    + " PRAGMA user_version = 5;",
+                schema().replace("    state    TEXT NOT NULL,\n", "") + " PRAGMA user_version = 5;",
                 "is not a PÜNCT games database: table ceremonies has no column `state` (the \
                  file says schema version 5)",
             ),

@@ -65,7 +65,10 @@ impl SoftDevice {
         let mut options = options.clone();
         let public = &mut options["publicKey"];
         let site = public["rp"]["id"].as_str().unwrap_or_default().to_string();
-        let user = public["user"]["id"].as_str().unwrap_or_default().to_string();
+        let user = public["user"]["id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         let excluded: Vec<&str> = public["excludeCredentials"]
             .as_array()
             .map(|all| all.iter().filter_map(|c| c["id"].as_str()).collect())

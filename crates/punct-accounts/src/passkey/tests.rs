@@ -11,7 +11,12 @@ fn rp() -> RelyingParty {
 }
 
 /// A passkey registered for user `id` on `device`: its id and JSON.
-fn register(rp: &RelyingParty, device: &mut SoftDevice, id: &str, existing: &[String]) -> Registered {
+fn register(
+    rp: &RelyingParty,
+    device: &mut SoftDevice,
+    id: &str,
+    existing: &[String],
+) -> Registered {
     let started = rp.start_registration(id, "Ada_1", existing).unwrap();
     let answer = device.create(rp.origin(), &started.options).unwrap();
     rp.finish_registration(&started.state, &answer).unwrap()
@@ -37,11 +42,31 @@ fn ip_addresses_are_refused_with_the_reason() {
 #[test]
 fn origins_make_their_relying_party() {
     for (origin, id, clean) in [
-        ("http://localhost:8080", "localhost", "http://localhost:8080"),
-        ("http://LOCALHOST:8080/game/x", "localhost", "http://localhost:8080"),
-        ("https://punct.example.org", "punct.example.org", "https://punct.example.org"),
-        ("https://Punct.Example.org:8443/", "punct.example.org", "https://punct.example.org:8443"),
-        ("https://punct.example.org./", "punct.example.org", "https://punct.example.org"),
+        (
+            "http://localhost:8080",
+            "localhost",
+            "http://localhost:8080",
+        ),
+        (
+            "http://LOCALHOST:8080/game/x",
+            "localhost",
+            "http://localhost:8080",
+        ),
+        (
+            "https://punct.example.org",
+            "punct.example.org",
+            "https://punct.example.org",
+        ),
+        (
+            "https://Punct.Example.org:8443/",
+            "punct.example.org",
+            "https://punct.example.org:8443",
+        ),
+        (
+            "https://punct.example.org./",
+            "punct.example.org",
+            "https://punct.example.org",
+        ),
     ] {
         let rp = RelyingParty::new(origin).unwrap();
         assert_eq!((rp.id(), rp.origin()), (id, clean), "{origin}");
@@ -86,20 +111,28 @@ fn a_registered_passkey_signs_in_without_a_name() {
     assert_eq!(started.options["publicKey"]["rp"]["id"], "localhost");
     let answer = device.create(ORIGIN, &started.options).unwrap();
     let key = rp.finish_registration(&started.state, &answer).unwrap();
-    assert_eq!((key.user.as_str(), key.name.as_str()), ("Ab3dEf6hIj9k", "Ada_1"));
+    assert_eq!(
+        (key.user.as_str(), key.name.as_str()),
+        ("Ab3dEf6hIj9k", "Ada_1")
+    );
     assert_eq!(key.id, device.held()[0].id);
     assert_eq!(credential_id(&key.data).unwrap(), key.id);
 
     let sign_in = rp.start_sign_in().unwrap();
     let public = &sign_in.options["publicKey"];
     assert!(
-        public["allowCredentials"].as_array().is_none_or(Vec::is_empty),
+        public["allowCredentials"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
         "discoverable: no credentials listed: {public}"
     );
     assert!(sign_in.options.get("mediation").is_none());
     let assertion = device.get(ORIGIN, &sign_in.options).unwrap();
     let (id, user) = identify(&assertion).unwrap();
-    assert_eq!((id.as_str(), user.as_deref()), (key.id.as_str(), Some("Ab3dEf6hIj9k")));
+    assert_eq!(
+        (id.as_str(), user.as_deref()),
+        (key.id.as_str(), Some("Ab3dEf6hIj9k"))
+    );
     rp.finish_sign_in(&sign_in.state, &assertion, &key.data)
         .unwrap();
 }
@@ -119,20 +152,29 @@ fn an_answer_to_another_challenge_or_site_is_refused() {
     assert_eq!(e.code(), "passkey_refused", "{e}");
     // Signed on another port's page: another origin.
     let other = device.get("http://localhost:9999", &first.options).unwrap();
-    let e = rp.finish_sign_in(&first.state, &other, &key.data).unwrap_err();
+    let e = rp
+        .finish_sign_in(&first.state, &other, &key.data)
+        .unwrap_err();
     assert_eq!(e.code(), "passkey_refused", "{e}");
     // Another site's relying party does not accept this site's passkey.
     let elsewhere = RelyingParty::new("https://other.example").unwrap();
     let theirs = elsewhere.start_sign_in().unwrap();
-    assert!(device.get("https://other.example", &theirs.options).is_err());
+    assert!(device
+        .get("https://other.example", &theirs.options)
+        .is_err());
     // A signature that does not match.
     let mut forged = device.get(ORIGIN, &first.options).unwrap();
-    let sig = forged["response"]["signature"].as_str().unwrap().to_string();
+    let sig = forged["response"]["signature"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let mut bytes = soft::decode(&sig);
     let last = bytes.len() - 2;
     bytes[last] ^= 1;
     forged["response"]["signature"] = serde_json::json!(URL_SAFE_NO_PAD.encode(bytes));
-    let e = rp.finish_sign_in(&first.state, &forged, &key.data).unwrap_err();
+    let e = rp
+        .finish_sign_in(&first.state, &forged, &key.data)
+        .unwrap_err();
     assert_eq!(e.code(), "passkey_refused", "{e}");
     // Signed by another passkey than the stored one it names.
     let mut other_device = SoftDevice::new();
@@ -149,7 +191,9 @@ fn a_registration_for_another_origin_or_with_a_bad_answer_is_refused() {
     let rp = rp();
     let mut device = SoftDevice::new();
     let started = rp.start_registration("u1", "Ada_1", &[]).unwrap();
-    let answer = device.create("http://localhost:1", &started.options).unwrap();
+    let answer = device
+        .create("http://localhost:1", &started.options)
+        .unwrap();
     let e = rp.finish_registration(&started.state, &answer).unwrap_err();
     assert_eq!(e.code(), "passkey_refused", "{e}");
     let e = rp
@@ -158,7 +202,10 @@ fn a_registration_for_another_origin_or_with_a_bad_answer_is_refused() {
     assert_eq!(e.code(), "bad_passkey", "{e}");
     let e = rp.finish_registration("{}", &answer).unwrap_err();
     assert_eq!(e.code(), "passkey_state", "{e}");
-    assert_eq!(identify(&serde_json::json!([])).unwrap_err().code(), "bad_passkey");
+    assert_eq!(
+        identify(&serde_json::json!([])).unwrap_err().code(),
+        "bad_passkey"
+    );
 }
 
 #[test]

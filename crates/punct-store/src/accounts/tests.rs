@@ -923,7 +923,10 @@ async fn a_passkey_account_is_made_whole_or_not_at_all(db: Db) {
         .await
         .unwrap();
     assert_eq!(a.user("p1").await.unwrap(), Some(passkey_user("p1", "Pia")));
-    assert_eq!(a.passkeys("p1").await.unwrap(), vec![passkey_of("c1", "p1")]);
+    assert_eq!(
+        a.passkeys("p1").await.unwrap(),
+        vec![passkey_of("c1", "p1")]
+    );
     // A taken name: neither row.
     assert!(matches!(
         a.create_user_with_passkey(passkey_user("p2", "pia"), passkey_of("c2", "p2"))

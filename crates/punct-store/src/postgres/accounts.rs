@@ -300,7 +300,13 @@ impl Store {
             .execute(
                 NEW_USER,
                 &[
-                    &u.id, &u.name, &u.name_key, &u.created, &u.seen, &u.password, &u.bot,
+                    &u.id,
+                    &u.name,
+                    &u.name_key,
+                    &u.created,
+                    &u.seen,
+                    &u.password,
+                    &u.bot,
                     &u.deleted,
                 ],
             )
@@ -327,7 +333,11 @@ impl Store {
     /// [`AccountStore::remove_passkey`]: the user's row is locked first,
     /// so two removals of the same user's passkeys run one after the
     /// other and the second counts what the first left.
-    async fn remove_passkey_kept(&self, user: &str, id: &str) -> Result<PasskeyRemoval, StoreError> {
+    async fn remove_passkey_kept(
+        &self,
+        user: &str,
+        id: &str,
+    ) -> Result<PasskeyRemoval, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(failed)?;
         let has_password: Option<bool> = tx

@@ -454,9 +454,11 @@ impl AccountStore for Store {
         user: UserRow,
         passkey: PasskeyRow,
     ) -> BoxFuture<'_, Result<(), AccountError>> {
-        Box::pin(self.account_insert(AccountWrite::CreateUserWithPasskey(Box::new((
-            user, passkey,
-        )))))
+        Box::pin(
+            self.account_insert(AccountWrite::CreateUserWithPasskey(Box::new((
+                user, passkey,
+            )))),
+        )
     }
 
     fn user<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<UserRow>, StoreError>> {
