@@ -1,6 +1,6 @@
 //! Accounts on the server: signing up and in with a password, sessions,
-//! changing the password, signing out (here or everywhere), deleting an
-//! account. The rules of names, passwords and secrets are
+//! changing (or setting a first) password, signing out (here or
+//! everywhere), deleting an account (passkeys: `passkeys.rs`). The rules of names, passwords and secrets are
 //! `punct-accounts`; the rows are the store's (`AccountStore`); the
 //! handlers in `api/accounts.rs` read requests and set the cookie. No
 //! HTTP here, and no `App`: only the store.
@@ -45,7 +45,7 @@ pub(crate) struct SignedIn {
 
 /// Accounts over the store, with hashing and per-account tries bounded.
 pub(crate) struct Accounts {
-    store: Arc<dyn Storage>,
+    pub(crate) store: Arc<dyn Storage>,
     hashing: Semaphore,
     tries: DefaultKeyedRateLimiter<String>,
 }
@@ -196,14 +196,24 @@ impl Accounts {
     }
 
     /// A new password, given the current one; every other session ends
-    /// (whoever knew the old password is signed out).
+    /// (whoever knew the old password is signed out). An account with no
+    /// password (made with a passkey) sets its first one without
+    /// `current`, as it adds a passkey: with its session.
     pub(crate) async fn change_password(
         &self,
         who: &SignedIn,
-        current: &str,
+        current: Option<&str>,
         new_password: &str,
     ) -> Result<u64, ApiError> {
-        self.confirm(who, current).await?;
+        let has_password = self
+            .store
+            .accounts()
+            .user(&who.user.id)
+            .await?
+            .is_some_and(|u| u.password.is_some());
+        if has_password {
+            self.confirm(who, current.unwrap_or("")).await?;
+        }
         password::check(new_password, &who.user.name).map_err(|e| {
             ApiError::unprocessable(e.code(), e.to_string()).with("min", password::MIN_CHARS)
         })?;
@@ -215,16 +225,16 @@ impl Accounts {
         self.sign_out_elsewhere(who).await
     }
 
-    /// Deletes the account (its games stay; its name stays taken), given
-    /// its password.
-    pub(crate) async fn delete(&self, who: &SignedIn, current: &str) -> Result<(), ApiError> {
-        self.confirm(who, current).await?;
+    /// Deletes the account (its games stay; its name stays taken), once
+    /// confirmed: by its password ([`Accounts::confirm`]) or a fresh
+    /// passkey sign-in of the same account (`passkeys.rs`).
+    pub(crate) async fn delete(&self, who: &SignedIn) -> Result<(), ApiError> {
         self.store.accounts().delete_user(&who.user.id).await?;
         Ok(())
     }
 
     /// Checks the signed-in user's password (for changes that need it).
-    async fn confirm(&self, who: &SignedIn, given: &str) -> Result<(), ApiError> {
+    pub(crate) async fn confirm(&self, who: &SignedIn, given: &str) -> Result<(), ApiError> {
         self.try_account(&who.user.name_key)?;
         let fresh = self.store.accounts().user(&who.user.id).await?;
         let Some(phc) = fresh.and_then(|u| u.password) else {
@@ -246,7 +256,7 @@ impl Accounts {
         }
     }
 
-    async fn open_session(&self, user: &str, agent: &str) -> Result<String, ApiError> {
+    pub(crate) async fn open_session(&self, user: &str, agent: &str) -> Result<String, ApiError> {
         let secret = token::session();
         let now = now_ms();
         self.store
@@ -265,7 +275,7 @@ impl Accounts {
     }
 
     /// Takes one try against account `key`, or says when to come back.
-    fn try_account(&self, key: &str) -> Result<(), ApiError> {
+    pub(crate) fn try_account(&self, key: &str) -> Result<(), ApiError> {
         self.tries.check_key(&key.to_string()).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             ApiError::too_many(
@@ -314,7 +324,7 @@ impl Accounts {
     }
 }
 
-fn is_base64url(b: u8) -> bool {
+pub(crate) fn is_base64url(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
 }
 
@@ -328,7 +338,7 @@ pub(crate) fn check_name(user_name: &str) -> Result<(), ApiError> {
     })
 }
 
-fn taken(user_name: &str) -> ApiError {
+pub(crate) fn taken(user_name: &str) -> ApiError {
     ApiError::conflict(
         "name_taken",
         format!("the user name {user_name:?} is taken (or too like one that is)"),

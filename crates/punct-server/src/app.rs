@@ -501,13 +501,18 @@ pub(crate) async fn housekeeping(app: Arc<App>) {
                 app.evict_idle_games();
                 app.rates.tidy();
                 app.accounts.tidy();
-                // Sessions past their end, once an hour (any instance may:
-                // removing what is expired twice removes nothing).
+                // Sessions and passkey ceremonies past their end, once an
+                // hour (any instance may: removing what is expired twice
+                // removes nothing).
                 if ticks.is_multiple_of(720) {
                     let store = app.store.clone();
                     tokio::spawn(async move {
-                        if let Err(e) = store.accounts().expire_sessions(now_ms()).await {
+                        let now = now_ms();
+                        if let Err(e) = store.accounts().expire_sessions(now).await {
                             tracing::warn!("removing expired sessions: {e}");
+                        }
+                        if let Err(e) = store.accounts().expire_ceremonies(now).await {
+                            tracing::warn!("removing expired passkey ceremonies: {e}");
                         }
                     });
                 }

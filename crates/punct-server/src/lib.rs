@@ -30,6 +30,7 @@ mod limits;
 mod lobby;
 mod log;
 mod metrics;
+mod passkeys;
 mod presence;
 mod ratings;
 mod rematch;

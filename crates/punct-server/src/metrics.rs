@@ -10,10 +10,10 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 use punct_store::{
-    AccountError, AccountStore, ApplyError, BoxFuture, Change, ErrorKind, GameRow, HistoryPoint,
-    JobKind, JobQueue, Lease, ListFilter, Lobby, PasskeyRow, PresenceBoard, PresenceRow,
-    RatedResult, RatingRow, SaveError, SeekRow, SessionRow, StatLine, Storage, StoreError,
-    TokenRow, UserRow,
+    AccountError, AccountStore, ApplyError, BoxFuture, CeremonyRow, Change, ErrorKind, GameRow,
+    HistoryPoint, JobKind, JobQueue, Lease, ListFilter, Lobby, PasskeyRemoval, PasskeyRow,
+    PresenceBoard, PresenceRow, RatedResult, RatingRow, SaveError, SeekRow, SessionRow, StatLine,
+    Storage, StoreError, TokenRow, UserRow,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -403,6 +403,19 @@ impl AccountStore for Timed {
         self.time("create_user", self.inner.accounts().create_user(user))
     }
 
+    fn create_user_with_passkey(
+        &self,
+        user: UserRow,
+        passkey: PasskeyRow,
+    ) -> BoxFuture<'_, Result<(), AccountError>> {
+        self.time(
+            "create_user_with_passkey",
+            self.inner
+                .accounts()
+                .create_user_with_passkey(user, passkey),
+        )
+    }
+
     fn user<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<UserRow>, StoreError>> {
         self.time("user", self.inner.accounts().user(id))
     }
@@ -518,10 +531,33 @@ impl AccountStore for Timed {
         &'a self,
         user: &'a str,
         id: &'a str,
-    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+    ) -> BoxFuture<'a, Result<PasskeyRemoval, StoreError>> {
         self.time(
             "remove_passkey",
             self.inner.accounts().remove_passkey(user, id),
+        )
+    }
+
+    fn put_ceremony(&self, ceremony: CeremonyRow) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.time("put_ceremony", self.inner.accounts().put_ceremony(ceremony))
+    }
+
+    fn take_ceremony<'a>(
+        &'a self,
+        id: &'a str,
+        kind: &'a str,
+        now: i64,
+    ) -> BoxFuture<'a, Result<Option<CeremonyRow>, StoreError>> {
+        self.time(
+            "take_ceremony",
+            self.inner.accounts().take_ceremony(id, kind, now),
+        )
+    }
+
+    fn expire_ceremonies(&self, now: i64) -> BoxFuture<'_, Result<u64, StoreError>> {
+        self.time(
+            "expire_ceremonies",
+            self.inner.accounts().expire_ceremonies(now),
         )
     }
 

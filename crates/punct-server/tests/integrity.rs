@@ -200,7 +200,7 @@ fn a_database_of_a_newer_schema_stops_the_server_at_start_untouched() {
         &stderr,
         &format!(
             "database {} was written by a newer punct (schema version 7; this punct knows \
-             versions up to 5): upgrade punct, or start with another --data-dir",
+             versions up to 6): upgrade punct, or start with another --data-dir",
             db.display()
         ),
     );
@@ -327,12 +327,12 @@ fn a_version_1_database_is_migrated_and_its_game_plays_on() {
     let stderr = serve.stop();
     assert!(
         stderr.contains(&format!(
-            "migrated database {} from schema version 1 to 5",
+            "migrated database {} from schema version 1 to 6",
             db.display()
         )),
         "no word of the migration on stderr: {stderr}"
     );
-    assert_eq!(user_version(&db), 5);
+    assert_eq!(user_version(&db), 6);
     let (stored, invite, imported, tags): (String, Option<String>, i64, Option<String>) =
         Connection::open(&db)
             .unwrap()

@@ -1,6 +1,7 @@
 //! Accounts and ratings as stored: users, their credentials (sessions,
-//! passkeys, API tokens), a rating per user and category with its history
-//! per rated game, and what a user's games add up to ([`AccountStore`]).
+//! passkeys, API tokens), the passkey ceremonies between their start and
+//! finish, a rating per user and category with its history per rated
+//! game, and what a user's games add up to ([`AccountStore`]).
 //!
 //! The store keeps rows; it knows nothing of passwords or hashing (a
 //! password is the PHC string the accounts logic made, a session or token
@@ -60,6 +61,34 @@ pub struct PasskeyRow {
     pub created: i64,
     /// When it last signed in.
     pub used: Option<i64>,
+}
+
+/// What removing a passkey did ([`AccountStore::remove_passkey`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PasskeyRemoval {
+    Removed,
+    /// The user has no passkey of this id.
+    NotFound,
+    /// Kept: it is the user's last way to sign in (no password, no
+    /// other passkey).
+    Last,
+}
+
+/// A WebAuthn ceremony between its start and its finish: kept in the
+/// database, not in one instance's memory, so that the finish may reach
+/// any instance. Taken once ([`AccountStore::take_ceremony`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CeremonyRow {
+    /// A random nonce: what the page sends back with the finish.
+    pub id: String,
+    /// What it is for (the accounts logic's word: sign-up, sign-in …).
+    pub kind: String,
+    /// The signed-in user who started it, if any (adding a passkey).
+    pub user: Option<String>,
+    /// Its state as JSON (the accounts logic's).
+    pub state: String,
+    /// Taken only while `now < expires` (ms since 1970).
+    pub expires: i64,
 }
 
 /// An API token of a user (bots), found by the hash of its secret.
@@ -231,6 +260,14 @@ pub(crate) mod tests;
 pub trait AccountStore: Send + Sync {
     /// Stores a new user; `Taken` if its name_key (or id) is in use.
     fn create_user(&self, user: UserRow) -> BoxFuture<'_, Result<(), AccountError>>;
+    /// Stores a new user and its first passkey in one transaction (an
+    /// account made with a passkey never exists without it); `Taken` if
+    /// the name_key, the id or the credential id is in use.
+    fn create_user_with_passkey(
+        &self,
+        user: UserRow,
+        passkey: PasskeyRow,
+    ) -> BoxFuture<'_, Result<(), AccountError>>;
     /// The user `id` (deleted ones too).
     fn user<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<UserRow>, StoreError>>;
     /// The user whose name key is `name_key` (deleted ones too: their
@@ -295,12 +332,29 @@ pub trait AccountStore: Send + Sync {
         data: &'a str,
         used: i64,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
-    /// Removes the user's passkey `id`; false if the user has none such.
+    /// Removes the user's passkey `id`, unless it is the user's last way
+    /// to sign in (no password and no other passkey): decided in one
+    /// step, so two removals at once cannot both pass the check.
     fn remove_passkey<'a>(
         &'a self,
         user: &'a str,
         id: &'a str,
-    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+    ) -> BoxFuture<'a, Result<PasskeyRemoval, StoreError>>;
+    /// Stores a ceremony begun (its id a fresh nonce).
+    fn put_ceremony(&self, ceremony: CeremonyRow) -> BoxFuture<'_, Result<(), StoreError>>;
+    /// Takes the ceremony `id` of this `kind` if it is stored and not
+    /// expired at `now`: it is removed, so a second take of it (a
+    /// replayed finish, on any instance) finds nothing. Two takes at once:
+    /// one gets it.
+    fn take_ceremony<'a>(
+        &'a self,
+        id: &'a str,
+        kind: &'a str,
+        now: i64,
+    ) -> BoxFuture<'a, Result<Option<CeremonyRow>, StoreError>>;
+    /// Removes ceremonies expired by `now` (`expires <= now`, those
+    /// [`AccountStore::take_ceremony`] no longer takes); returns how many.
+    fn expire_ceremonies(&self, now: i64) -> BoxFuture<'_, Result<u64, StoreError>>;
     fn add_token(&self, token: TokenRow) -> BoxFuture<'_, Result<(), StoreError>>;
     /// The token with this hash and its (not deleted) user.
     fn token<'a>(

@@ -19,8 +19,8 @@ pub mod presence;
 pub mod sqlite;
 
 pub use accounts::{
-    AccountError, AccountStore, ApplyError, HistoryPoint, PasskeyRow, RatedResult, RatedSide,
-    RatingRow, SessionRow, StatLine, TokenRow, UserResult, UserRow,
+    AccountError, AccountStore, ApplyError, CeremonyRow, HistoryPoint, PasskeyRemoval, PasskeyRow,
+    RatedResult, RatedSide, RatingRow, SessionRow, StatLine, TokenRow, UserResult, UserRow,
 };
 pub use error::{ErrorKind, StoreError};
 pub use game::{End, EndReason, GameRow, Mode};

@@ -159,6 +159,11 @@ const VERSIONS: &[SchemaVersion] = &[
         )],
         upgrade: include_str!("sqlite/5.sql"),
     },
+    SchemaVersion {
+        added: &[],
+        tables: &[("ceremonies", &["id", "kind", "user_id", "state", "expires"])],
+        upgrade: include_str!("sqlite/6.sql"),
+    },
 ];
 
 /// The schema version this punct writes.
@@ -1077,7 +1082,7 @@ mod tests {
     fn columns_are_the_current_versions() {
         let names: Vec<&str> = COLUMNS.split(", ").collect();
         assert_eq!(names, columns_at(SCHEMA_VERSION));
-        assert_eq!(SCHEMA_VERSION, 5);
+        assert_eq!(SCHEMA_VERSION, 6);
     }
 
     /// The sync mode asked for is the one the connections have (the
@@ -1107,7 +1112,7 @@ mod tests {
         let dir = TempDir::new();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 5);
+        assert_eq!(user_version(&dir.db()), 6);
         let journal: String = Connection::open(dir.db())
             .unwrap()
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -1117,7 +1122,7 @@ mod tests {
         // Opening it again changes nothing.
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 5);
+        assert_eq!(user_version(&dir.db()), 6);
     }
 
     #[test]
@@ -1356,7 +1361,7 @@ mod tests {
         assert_eq!(user_version(&dir.db()), 0);
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(1));
-        assert_eq!(user_version(&dir.db()), 5);
+        assert_eq!(user_version(&dir.db()), 6);
         let game = store.load("old1").unwrap().expect("the old game");
         assert_eq!(
             game,
@@ -1423,7 +1428,7 @@ mod tests {
             .unwrap();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(3));
-        assert_eq!(user_version(&dir.db()), 5);
+        assert_eq!(user_version(&dir.db()), 6);
         let game = store.load("old3").unwrap().expect("the old game");
         assert_eq!(
             game,
@@ -1521,7 +1526,7 @@ mod tests {
         }
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(4));
-        assert_eq!(user_version(&dir.db()), 5);
+        assert_eq!(user_version(&dir.db()), 6);
         assert_eq!(store.load("old4").unwrap(), Some(game));
         assert_eq!(block_on(store.user("u1")).unwrap(), Some(user));
         // The migrated schema is the one a new database gets.
@@ -1540,13 +1545,54 @@ mod tests {
         };
         block_on(store.add_seek(seek.clone())).unwrap();
         assert_eq!(block_on(Lobby::seek(&store, "s1")).unwrap(), Some(seek));
+    }
+
+    #[test]
+    fn a_version_5_database_is_migrated_and_its_accounts_kept() {
+        use crate::{AccountStore, CeremonyRow};
+        let dir = TempDir::new();
+        let v5: String = VERSIONS[..5].iter().map(|v| v.upgrade).collect();
+        make_db(&dir.db(), &format!("{v5} PRAGMA user_version = 5;"));
+        Connection::open(dir.db())
+            .unwrap()
+            .execute_batch(
+                "INSERT INTO users (id, name, name_key, created, seen, password) \
+                 VALUES ('u1', 'Ada', 'ada', 1, 2, 'phc'); \
+                 INSERT INTO passkeys (id, user_id, name, data, created) \
+                 VALUES ('k1', 'u1', 'phone', '{}', 3);",
+            )
+            .unwrap();
+        let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
+        assert_eq!(store.migrated_from(), Some(5));
+        assert_eq!(user_version(&dir.db()), 6);
+        let fresh = TempDir::new();
+        drop(Store::open(&fresh.0, SyncMode::Normal).unwrap());
+        assert_eq!(master(&dir.db()), master(&fresh.db()));
+        let user = block_on(store.user("u1")).unwrap().expect("the user");
+        assert_eq!(
+            (user.name.as_str(), user.password.as_deref()),
+            ("Ada", Some("phc"))
+        );
+        assert_eq!(block_on(store.passkeys("u1")).unwrap().len(), 1);
+        let c = CeremonyRow {
+            id: "n1".into(),
+            kind: "signin".into(),
+            user: None,
+            state: "{}".into(),
+            expires: 10,
+        };
+        block_on(store.put_ceremony(c.clone())).unwrap();
+        assert_eq!(
+            block_on(store.take_ceremony("n1", "signin", 5)).unwrap(),
+            Some(c)
+        );
         drop(store);
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None, "migrated once only");
     }
 
     #[test]
-    fn the_accounts_and_lobby_tables_are_checked_against_the_version() {
+    fn the_accounts_lobby_and_ceremony_tables_are_checked_against_the_version() {
         let v3: String = VERSIONS[..3].iter().map(|v| v.upgrade).collect();
         let v4: String = VERSIONS[..4].iter().map(|v| v.upgrade).collect();
         let cases = [
@@ -1554,23 +1600,36 @@ mod tests {
                 schema().replace(
                     "    agent    TEXT NOT NULL\n",
                     "    agent    TEXT NOT NULL, x TEXT\n",
-                ) + " PRAGMA user_version = 5;",
+                ) + " PRAGMA user_version = 6;",
                 "is not a PÜNCT games database: table sessions has a column `x` that schema \
-                 version 5 does not have (the file says schema version 5)",
+                 version 6 does not have (the file says schema version 6)",
             ),
             (
                 schema().replace(
                     "    created  INTEGER NOT NULL,\n    used     INTEGER\n);\n\
                      CREATE INDEX passkeys_by_user",
                     "    created  INTEGER NOT NULL\n);\nCREATE INDEX passkeys_by_user",
-                ) + " PRAGMA user_version = 5;",
+                ) + " PRAGMA user_version = 6;",
                 "is not a PÜNCT games database: table passkeys has no column `used` (the file \
-                 says schema version 5)",
+                 says schema version 6)",
             ),
             (
-                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 5;",
+                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 6;",
                 "is not a PÜNCT games database: it has a table `old_tokens` that PÜNCT does not \
-                 make (the file says schema version 5)",
+                 make (the file says schema version 6)",
+            ),
+            (
+                schema().replace("    state    TEXT NOT NULL,\n", "") + " PRAGMA user_version = 6;",
+                "is not a PÜNCT games database: table ceremonies has no column `state` (the \
+                 file says schema version 6)",
+            ),
+            (
+                format!(
+                    "{} CREATE TABLE ceremonies (id TEXT PRIMARY KEY); PRAGMA user_version = 5;",
+                    VERSIONS[..5].iter().map(|v| v.upgrade).collect::<String>()
+                ),
+                "is not a PÜNCT games database: it has a table `ceremonies` that schema version \
+                 5 does not have (the file says schema version 5)",
             ),
             (
                 format!("{v3} CREATE TABLE users (id TEXT PRIMARY KEY); PRAGMA user_version = 3;"),
@@ -1586,9 +1645,9 @@ mod tests {
                 schema().replace(
                     "    seen     INTEGER NOT NULL,\n    game     TEXT\n",
                     "    seen     INTEGER NOT NULL\n",
-                ) + " PRAGMA user_version = 5;",
+                ) + " PRAGMA user_version = 6;",
                 "is not a PÜNCT games database: table seeks has no column `game` (the file says \
-                 schema version 5)",
+                 schema version 6)",
             ),
         ];
         for (sql, want) in cases {
@@ -1606,13 +1665,13 @@ mod tests {
         let dir = TempDir::new();
         make_db(
             &dir.db(),
-            &format!("{} DROP TABLE ratings; PRAGMA user_version = 5;", schema()),
+            &format!("{} DROP TABLE ratings; PRAGMA user_version = 6;", schema()),
         );
         assert_eq!(
             open_err(&dir),
             format!(
                 "database {} is not a PÜNCT games database: it has no table `ratings` (the file \
-                 says schema version 5)",
+                 says schema version 6)",
                 dir.db().display()
             )
         );
@@ -1685,13 +1744,13 @@ mod tests {
     #[test]
     fn a_database_of_a_newer_punct_is_refused_untouched() {
         let dir = TempDir::new();
-        make_db(&dir.db(), &format!("{} PRAGMA user_version = 6;", schema()));
+        make_db(&dir.db(), &format!("{} PRAGMA user_version = 7;", schema()));
         let before = std::fs::read(dir.db()).unwrap();
         assert_eq!(
             open_err(&dir),
             format!(
-                "database {} was written by a newer punct (schema version 6; this punct knows \
-                 versions up to 5): upgrade punct, or start with another --data-dir",
+                "database {} was written by a newer punct (schema version 7; this punct knows \
+                 versions up to 6): upgrade punct, or start with another --data-dir",
                 dir.db().display()
             )
         );

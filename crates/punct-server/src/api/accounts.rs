@@ -1,5 +1,6 @@
 //! The accounts' routes: sign up, sign in and out, the signed-in account,
-//! its password, its deletion, its games as one record file. The session
+//! its password, its deletion, its games as one record file (passkeys'
+//! routes: `passkeys.rs`). The session
 //! travels in an `HttpOnly` cookie (`Secure` when the site is served over
 //! https, `SameSite=Lax`); writes that carry it are checked for their
 //! `Origin` by `security::guard`. The logic is `accounts.rs`.
@@ -64,7 +65,7 @@ pub(crate) fn session_secret(headers: &HeaderMap) -> Option<String> {
 }
 
 /// The `Set-Cookie` value holding `secret` (or clearing the cookie).
-fn cookie(app: &App, secret: Option<&str>) -> HeaderValue {
+pub(super) fn cookie(app: &App, secret: Option<&str>) -> HeaderValue {
     let secure = app
         .config
         .public_url
@@ -81,7 +82,7 @@ fn cookie(app: &App, secret: Option<&str>) -> HeaderValue {
     HeaderValue::from_str(&text).expect("a cookie of URL-safe characters")
 }
 
-fn agent(headers: &HeaderMap) -> String {
+pub(super) fn agent(headers: &HeaderMap) -> String {
     headers
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())
@@ -177,12 +178,26 @@ pub(crate) async fn sign_out(
         .into_response())
 }
 
-/// `GET /api/account`: the signed-in user and their sessions, or
-/// `{"user": null}` (not an error: the page asks on every load).
-pub(crate) async fn account(State(app): Shared, Viewer(who): Viewer) -> Result<Response, ApiError> {
+/// `GET /api/account`: the signed-in user, their sessions and passkeys,
+/// or `{"user": null}` (not an error: the page asks on every load); and
+/// in both whether this page may use passkeys (`passkey_site`).
+pub(crate) async fn account(
+    State(app): Shared,
+    headers: HeaderMap,
+    Viewer(who): Viewer,
+) -> Result<Response, ApiError> {
+    let site = super::passkeys::site(&app, &headers);
     let Some(who) = who else {
-        return Ok(axum::Json(json!({ "user": null })).into_response());
+        return Ok(axum::Json(json!({ "user": null, "passkey_site": site })).into_response());
     };
+    let passkeys: Vec<Value> = app
+        .store
+        .accounts()
+        .passkeys(&who.user.id)
+        .await?
+        .iter()
+        .map(crate::passkeys::shown)
+        .collect();
     let sessions = app.store.accounts().sessions(&who.user.id).await?;
     let sessions: Vec<Value> = sessions
         .iter()
@@ -195,18 +210,26 @@ pub(crate) async fn account(State(app): Shared, Viewer(who): Viewer) -> Result<R
             })
         })
         .collect();
-    Ok(axum::Json(json!({ "user": me(&who.user), "sessions": sessions })).into_response())
+    Ok(axum::Json(json!({
+        "user": me(&who.user),
+        "sessions": sessions,
+        "passkeys": passkeys,
+        "passkey_site": site,
+    }))
+    .into_response())
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PasswordChange {
-    current: String,
+    /// Not asked of an account with no password yet (made with a passkey).
+    #[serde(default)]
+    current: Option<String>,
     new: String,
 }
 
-/// `POST /api/account/password`: a new password, given the current one;
-/// every other session ends.
+/// `POST /api/account/password`: a new password, given the current one
+/// (a first one without); every other session ends.
 pub(crate) async fn change_password(
     State(app): Shared,
     Member(who): Member,
@@ -214,7 +237,7 @@ pub(crate) async fn change_password(
 ) -> Result<Response, ApiError> {
     let ended = app
         .accounts
-        .change_password(&who, &req.current, &req.new)
+        .change_password(&who, req.current.as_deref(), &req.new)
         .await?;
     Ok(axum::Json(json!({ "ended": ended })).into_response())
 }
@@ -222,17 +245,32 @@ pub(crate) async fn change_password(
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Deletion {
-    password: String,
+    password: Option<String>,
+    /// A fresh passkey sign-in of this account, instead of the password.
+    passkey: Option<super::passkeys::Proof>,
 }
 
-/// `POST /api/account/delete`: deletes the account, given its password;
-/// its games stay, its name shows as deleted.
+/// `POST /api/account/delete`: deletes the account, confirmed by its
+/// password or a fresh passkey sign-in of it (a passkey-only account has
+/// no password); its games stay, its name shows as deleted.
 pub(crate) async fn delete(
     State(app): Shared,
+    headers: HeaderMap,
     Member(who): Member,
     Body(req): Body<Deletion>,
 ) -> Result<Response, ApiError> {
-    app.accounts.delete(&who, &req.password).await?;
+    match (&req.password, &req.passkey) {
+        (Some(password), None) => app.accounts.confirm(&who, password).await?,
+        (None, Some(proof)) => super::passkeys::confirm(&app, &headers, &who, proof).await?,
+        _ => {
+            return Err(ApiError::bad_request(
+                "bad_json",
+                "confirm a deletion with either `password` or `passkey` (a fresh passkey \
+                 sign-in: {\"ceremony\", \"credential\"})",
+            ))
+        }
+    }
+    app.accounts.delete(&who).await?;
     forget_in_games(&app, &who.user.id).await;
     Ok((
         [(header::SET_COOKIE, cookie(&app, None))],

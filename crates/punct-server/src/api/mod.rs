@@ -14,6 +14,7 @@ mod live;
 mod lobby;
 mod openapi;
 pub(crate) mod ops;
+mod passkeys;
 mod users;
 
 use crate::app::App;
@@ -108,6 +109,44 @@ pub(crate) fn routes() -> Vec<Route> {
             accounts::change_password,
         ),
         Route::post("/api/account/delete", Bucket(Account), accounts::delete),
+        // Passkeys: a start draws a challenge and keeps one short-lived
+        // row (Seat, as a claim's write); a finish checks a signature and
+        // may open a session (Account, as a sign-in).
+        Route::post(
+            "/api/account/passkey/signup/start",
+            Bucket(Seat),
+            passkeys::sign_up_start,
+        ),
+        Route::post(
+            "/api/account/passkey/signup/finish",
+            Bucket(Account),
+            passkeys::sign_up_finish,
+        ),
+        Route::post(
+            "/api/account/passkey/add/start",
+            Bucket(Seat),
+            passkeys::add_start,
+        ),
+        Route::post(
+            "/api/account/passkey/add/finish",
+            Bucket(Account),
+            passkeys::add_finish,
+        ),
+        Route::post(
+            "/api/account/passkey/signin/start",
+            Bucket(Seat),
+            passkeys::sign_in_start,
+        ),
+        Route::post(
+            "/api/account/passkey/signin/finish",
+            Bucket(Account),
+            passkeys::sign_in_finish,
+        ),
+        Route::post(
+            "/api/account/passkey/remove",
+            Bucket(Seat),
+            passkeys::remove,
+        ),
         Route::post("/api/account/signout", Bucket(Seat), accounts::sign_out),
         Route::get("/api/account", Bucket(Read), accounts::account),
         Route::get("/api/account/games", Bucket(List), accounts::records),
@@ -325,6 +364,13 @@ mod tests {
             (&get, "/api/games/{id}", Read),
             (&get, "/api/openapi.json", Read),
             (&post, "/api/learn/puzzles/{id}/try", Read),
+            (&post, "/api/account/passkey/signup/start", Seat),
+            (&post, "/api/account/passkey/signin/start", Seat),
+            (&post, "/api/account/passkey/add/start", Seat),
+            (&post, "/api/account/passkey/signup/finish", Account),
+            (&post, "/api/account/passkey/signin/finish", Account),
+            (&post, "/api/account/passkey/add/finish", Account),
+            (&post, "/api/account/passkey/remove", Seat),
         ] {
             assert_eq!(
                 limit_of(method, path),

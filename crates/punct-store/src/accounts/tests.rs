@@ -124,6 +124,10 @@ both!(
     lists_filter_by_user_side_rating_variant_result_and_page,
     a_users_stats_count_ended_games_per_variant_and_side,
     credentials_need_a_stored_user,
+    a_passkey_account_is_made_whole_or_not_at_all,
+    the_last_way_to_sign_in_is_kept_even_under_a_race,
+    a_ceremony_is_taken_once_and_not_after_it_expires,
+    one_of_eight_concurrent_takes_of_a_ceremony_gets_it,
 );
 
 fn user(id: &str, name: &str) -> UserRow {
@@ -334,9 +338,23 @@ async fn passkeys_and_tokens_are_added_used_and_removed(db: Db) {
         ("{\"counter\":7}", Some(77))
     );
     // Only the owner removes a key.
-    assert!(!a.remove_passkey("u2", "k1").await.unwrap());
-    assert!(a.remove_passkey("u1", "k1").await.unwrap());
-    assert!(!a.remove_passkey("u1", "k1").await.unwrap());
+    assert_eq!(
+        a.remove_passkey("u2", "k1").await.unwrap(),
+        PasskeyRemoval::NotFound
+    );
+    assert_eq!(
+        a.remove_passkey("u1", "k1").await.unwrap(),
+        PasskeyRemoval::Removed
+    );
+    assert_eq!(
+        a.remove_passkey("u1", "k1").await.unwrap(),
+        PasskeyRemoval::NotFound
+    );
+    // With a password, the last passkey goes too.
+    assert_eq!(
+        a.remove_passkey("u2", "k3").await.unwrap(),
+        PasskeyRemoval::Removed
+    );
     assert_eq!(a.passkeys("u1").await.unwrap(), vec![key("k2", "u1", 20)]);
 
     let token = |hash: &str, user: &str, created: i64| TokenRow {
@@ -885,4 +903,176 @@ async fn credentials_need_a_stored_user(db: Db) {
         Err(AccountError::Failed(_))
     ));
     assert_eq!(a.session("h1", 0).await.unwrap(), None);
+}
+
+fn passkey_of(id: &str, user: &str) -> PasskeyRow {
+    PasskeyRow {
+        id: id.into(),
+        user: user.into(),
+        name: format!("key {id}"),
+        data: format!("{{\"cred\":\"{id}\"}}"),
+        created: 10,
+        used: None,
+    }
+}
+
+/// A user with no password: passkeys only.
+fn passkey_user(id: &str, name: &str) -> UserRow {
+    UserRow {
+        password: None,
+        ..user(id, name)
+    }
+}
+
+async fn a_passkey_account_is_made_whole_or_not_at_all(db: Db) {
+    let a = db.store.accounts();
+    a.create_user_with_passkey(passkey_user("p1", "Pia"), passkey_of("c1", "p1"))
+        .await
+        .unwrap();
+    assert_eq!(a.user("p1").await.unwrap(), Some(passkey_user("p1", "Pia")));
+    assert_eq!(
+        a.passkeys("p1").await.unwrap(),
+        vec![passkey_of("c1", "p1")]
+    );
+    // A taken name: neither row.
+    assert!(matches!(
+        a.create_user_with_passkey(passkey_user("p2", "pia"), passkey_of("c2", "p2"))
+            .await,
+        Err(AccountError::Taken)
+    ));
+    assert_eq!(a.user("p2").await.unwrap(), None);
+    assert_eq!(a.passkey("c2").await.unwrap(), None);
+    // A taken credential id: no user either (its name stays free).
+    assert!(matches!(
+        a.create_user_with_passkey(passkey_user("p3", "Quin"), passkey_of("c1", "p3"))
+            .await,
+        Err(AccountError::Taken)
+    ));
+    assert_eq!(a.user("p3").await.unwrap(), None);
+    assert_eq!(a.user_by_key("quin").await.unwrap(), None);
+    assert_eq!(a.passkey("c1").await.unwrap().unwrap().user, "p1");
+}
+
+async fn the_last_way_to_sign_in_is_kept_even_under_a_race(db: Db) {
+    let a = db.store.accounts();
+    a.create_user_with_passkey(passkey_user("p1", "Pia"), passkey_of("c1", "p1"))
+        .await
+        .unwrap();
+    assert_eq!(
+        a.remove_passkey("p1", "c1").await.unwrap(),
+        PasskeyRemoval::Last
+    );
+    assert_eq!(a.passkeys("p1").await.unwrap().len(), 1);
+    // Two passkeys removed at once, again and again: one always stays.
+    for round in 0..10 {
+        let second = format!("c2-{round}");
+        a.add_passkey(passkey_of(&second, "p1")).await.unwrap();
+        let keys: Vec<String> = a
+            .passkeys("p1")
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|k| k.id)
+            .collect();
+        assert_eq!(keys.len(), 2, "round {round}");
+        let (x, y) = tokio::join!(
+            a.remove_passkey("p1", &keys[0]),
+            a.remove_passkey("p1", &keys[1])
+        );
+        let mut got = [x.unwrap(), y.unwrap()];
+        got.sort_by_key(|r| *r == PasskeyRemoval::Last);
+        assert_eq!(
+            got,
+            [PasskeyRemoval::Removed, PasskeyRemoval::Last],
+            "round {round}"
+        );
+        assert_eq!(a.passkeys("p1").await.unwrap().len(), 1, "round {round}");
+    }
+    // With a password set, the last one may go.
+    a.set_password("p1", Some("$argon2id$v=19$m=19456,t=2,p=1$s$h"))
+        .await
+        .unwrap();
+    let last = a.passkeys("p1").await.unwrap().remove(0).id;
+    assert_eq!(
+        a.remove_passkey("p1", &last).await.unwrap(),
+        PasskeyRemoval::Removed
+    );
+}
+
+fn ceremony(id: &str, kind: &str, user: Option<&str>, expires: i64) -> CeremonyRow {
+    CeremonyRow {
+        id: id.into(),
+        kind: kind.into(),
+        user: user.map(str::to_string),
+        state: format!("{{\"challenge\":\"{id}\"}}"),
+        expires,
+    }
+}
+
+async fn a_ceremony_is_taken_once_and_not_after_it_expires(db: Db) {
+    let a = db.store.accounts();
+    with_users(a, &["u1"]).await;
+    a.put_ceremony(ceremony("n1", "signin", None, 1000))
+        .await
+        .unwrap();
+    a.put_ceremony(ceremony("n2", "add", Some("u1"), 1000))
+        .await
+        .unwrap();
+    a.put_ceremony(ceremony("n3", "signup", None, 500))
+        .await
+        .unwrap();
+    // Another kind's finish does not take it (nor use it up).
+    assert_eq!(a.take_ceremony("n1", "signup", 10).await.unwrap(), None);
+    assert_eq!(
+        a.take_ceremony("n1", "signin", 10).await.unwrap(),
+        Some(ceremony("n1", "signin", None, 1000))
+    );
+    // Replayed: gone.
+    assert_eq!(a.take_ceremony("n1", "signin", 10).await.unwrap(), None);
+    assert_eq!(a.take_ceremony("n9", "signin", 10).await.unwrap(), None);
+    assert_eq!(
+        a.take_ceremony("n2", "add", 999).await.unwrap(),
+        Some(ceremony("n2", "add", Some("u1"), 1000))
+    );
+    // Expired at 500: not taken, then removed by the housekeeping.
+    assert_eq!(a.take_ceremony("n3", "signup", 500).await.unwrap(), None);
+    a.put_ceremony(ceremony("n4", "signup", None, 2000))
+        .await
+        .unwrap();
+    assert_eq!(a.expire_ceremonies(1000).await.unwrap(), 1);
+    assert_eq!(a.expire_ceremonies(1000).await.unwrap(), 0);
+    assert_eq!(
+        a.take_ceremony("n4", "signup", 1000).await.unwrap(),
+        Some(ceremony("n4", "signup", None, 2000))
+    );
+}
+
+async fn one_of_eight_concurrent_takes_of_a_ceremony_gets_it(db: Db) {
+    let store = db.store.clone();
+    for round in 0..5 {
+        let id = format!("race{round}");
+        store
+            .accounts()
+            .put_ceremony(ceremony(&id, "signin", None, 1000))
+            .await
+            .unwrap();
+        let takes: Vec<_> = (0..8)
+            .map(|_| {
+                let store = store.clone();
+                let id = id.clone();
+                tokio::spawn(async move {
+                    store
+                        .accounts()
+                        .take_ceremony(&id, "signin", 10)
+                        .await
+                        .unwrap()
+                })
+            })
+            .collect();
+        let mut got = 0;
+        for t in takes {
+            got += usize::from(t.await.unwrap().is_some());
+        }
+        assert_eq!(got, 1, "round {round}");
+    }
 }

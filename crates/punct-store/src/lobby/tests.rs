@@ -441,7 +441,10 @@ async fn a_postgres_database_before_the_lobby_is_migrated_and_keeps_games_and_ac
     // Not at this punct's schema yet: refused until migrated.
     assert!(crate::postgres::Store::open(&url).await.is_err());
     let said = crate::postgres::migrate(&url).await.unwrap();
-    assert!(said.contains("applied schema version 7 (lobby)"), "{said}");
+    assert!(
+        said.contains("applied schema versions 7 (lobby), 8 (ceremonies)"),
+        "{said}"
+    );
     let store: Arc<dyn Storage> = Arc::new(crate::postgres::Store::open(&url).await.unwrap());
     assert_eq!(
         store.load("old6").await.unwrap(),

@@ -1,12 +1,13 @@
-//! The accounts and ratings (`V6__accounts.sql`) for [`AccountStore`]:
+//! The accounts and ratings (`V6__accounts.sql`) and the passkey
+//! ceremonies (`V8__ceremonies.sql`) for [`AccountStore`]:
 //! each write one statement, or one transaction where it touches several
 //! tables (a deletion, a rated game).
 
 use super::{pg_error, Store};
 use crate::accounts::{in_order_of, sides_in_order};
 use crate::{
-    AccountError, AccountStore, ApplyError, BoxFuture, HistoryPoint, PasskeyRow, RatedResult,
-    RatingRow, SessionRow, StatLine, StoreError, TokenRow, UserRow,
+    AccountError, AccountStore, ApplyError, BoxFuture, CeremonyRow, HistoryPoint, PasskeyRemoval,
+    PasskeyRow, RatedResult, RatingRow, SessionRow, StatLine, StoreError, TokenRow, UserRow,
 };
 use tokio_postgres::types::ToSql;
 use tokio_postgres::Row;
@@ -17,6 +18,7 @@ type Params<'a> = [&'a (dyn ToSql + Sync)];
 const USER: &str = "u.id, u.name, u.name_key, u.created, u.seen, u.password, u.bot, u.deleted";
 const SESSION: &str = "s.hash, s.user_id, s.created, s.seen, s.expires, s.agent";
 const PASSKEY: &str = "id, user_id, name, data, created, used";
+const CEREMONY: &str = "id, kind, user_id, state, expires";
 const TOKEN: &str = "t.hash, t.user_id, t.label, t.created, t.used";
 const RATING: &str = "r.user_id, r.category, r.rating, r.deviation, r.volatility, r.games, \
                       r.updated";
@@ -276,12 +278,116 @@ impl Store {
     }
 }
 
+/// A new user, unless its name key or id is taken (then nothing).
+const NEW_USER: &str = "INSERT INTO users (id, name, name_key, created, seen, password, bot, \
+       deleted) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING";
+
+/// A new passkey, unless its credential id is taken (then nothing).
+const NEW_PASSKEY: &str = "INSERT INTO passkeys (id, user_id, name, data, created, used) \
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING";
+
+impl Store {
+    async fn create_user_and_passkey(
+        &self,
+        user: UserRow,
+        passkey: PasskeyRow,
+    ) -> Result<(), AccountError> {
+        let mut client = self.client().await?;
+        // Dropped without a commit (a key taken), it rolls back.
+        let tx = client.transaction().await.map_err(failed)?;
+        let u = &user;
+        let users = tx
+            .execute(
+                NEW_USER,
+                &[
+                    &u.id,
+                    &u.name,
+                    &u.name_key,
+                    &u.created,
+                    &u.seen,
+                    &u.password,
+                    &u.bot,
+                    &u.deleted,
+                ],
+            )
+            .await
+            .map_err(failed)?;
+        if users == 0 {
+            return Err(AccountError::Taken);
+        }
+        let p = &passkey;
+        let keys = tx
+            .execute(
+                NEW_PASSKEY,
+                &[&p.id, &p.user, &p.name, &p.data, &p.created, &p.used],
+            )
+            .await
+            .map_err(failed)?;
+        if keys == 0 {
+            return Err(AccountError::Taken);
+        }
+        tx.commit().await.map_err(failed)?;
+        Ok(())
+    }
+
+    /// [`AccountStore::remove_passkey`]: the user's row is locked first,
+    /// so two removals of the same user's passkeys run one after the
+    /// other and the second counts what the first left.
+    async fn remove_passkey_kept(
+        &self,
+        user: &str,
+        id: &str,
+    ) -> Result<PasskeyRemoval, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(failed)?;
+        let has_password: Option<bool> = tx
+            .query_opt(
+                "SELECT password IS NOT NULL FROM users WHERE id = $1 FOR UPDATE",
+                &[&user],
+            )
+            .await
+            .map_err(failed)?
+            .map(|r| r.try_get(0))
+            .transpose()
+            .map_err(failed)?;
+        let keys: Vec<String> = tx
+            .query("SELECT id FROM passkeys WHERE user_id = $1", &[&user])
+            .await
+            .map_err(failed)?
+            .iter()
+            .map(|r| r.try_get(0))
+            .collect::<Result<_, _>>()
+            .map_err(failed)?;
+        if !keys.iter().any(|k| k == id) {
+            return Ok(PasskeyRemoval::NotFound);
+        }
+        if has_password != Some(true) && keys.len() == 1 {
+            return Ok(PasskeyRemoval::Last);
+        }
+        tx.execute(
+            "DELETE FROM passkeys WHERE id = $1 AND user_id = $2",
+            &[&id, &user],
+        )
+        .await
+        .map_err(failed)?;
+        tx.commit().await.map_err(failed)?;
+        Ok(PasskeyRemoval::Removed)
+    }
+}
+
 impl AccountStore for Store {
+    fn create_user_with_passkey(
+        &self,
+        user: UserRow,
+        passkey: PasskeyRow,
+    ) -> BoxFuture<'_, Result<(), AccountError>> {
+        Box::pin(self.create_user_and_passkey(user, passkey))
+    }
+
     fn create_user(&self, user: UserRow) -> BoxFuture<'_, Result<(), AccountError>> {
         Box::pin(async move {
             self.insert_new(
-                "INSERT INTO users (id, name, name_key, created, seen, password, bot, deleted) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING",
+                NEW_USER,
                 &[
                     &user.id,
                     &user.name,
@@ -465,8 +571,7 @@ impl AccountStore for Store {
     fn add_passkey(&self, passkey: PasskeyRow) -> BoxFuture<'_, Result<(), AccountError>> {
         Box::pin(async move {
             self.insert_new(
-                "INSERT INTO passkeys (id, user_id, name, data, created, used) \
-                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                NEW_PASSKEY,
                 &[
                     &passkey.id,
                     &passkey.user,
@@ -525,15 +630,56 @@ impl AccountStore for Store {
         &'a self,
         user: &'a str,
         id: &'a str,
-    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+    ) -> BoxFuture<'a, Result<PasskeyRemoval, StoreError>> {
+        Box::pin(self.remove_passkey_kept(user, id))
+    }
+
+    fn put_ceremony(&self, ceremony: CeremonyRow) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(async move {
-            Ok(self
-                .change(
-                    "DELETE FROM passkeys WHERE id = $1 AND user_id = $2",
-                    &[&id, &user],
-                )
-                .await?
-                > 0)
+            let c = &ceremony;
+            self.change(
+                "INSERT INTO ceremonies (id, kind, user_id, state, expires) \
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[&c.id, &c.kind, &c.user, &c.state, &c.expires],
+            )
+            .await
+            .map(drop)
+        })
+    }
+
+    fn take_ceremony<'a>(
+        &'a self,
+        id: &'a str,
+        kind: &'a str,
+        now: i64,
+    ) -> BoxFuture<'a, Result<Option<CeremonyRow>, StoreError>> {
+        Box::pin(async move {
+            // One statement: of two takes at once, the second waits for
+            // the first's delete and then finds no row.
+            self.row(
+                &format!(
+                    "DELETE FROM ceremonies WHERE id = $1 AND kind = $2 AND expires > $3 \
+                     RETURNING {CEREMONY}"
+                ),
+                &[&id, &kind, &now],
+                |r| {
+                    Ok(CeremonyRow {
+                        id: r.try_get(0)?,
+                        kind: r.try_get(1)?,
+                        user: r.try_get(2)?,
+                        state: r.try_get(3)?,
+                        expires: r.try_get(4)?,
+                    })
+                },
+            )
+            .await
+        })
+    }
+
+    fn expire_ceremonies(&self, now: i64) -> BoxFuture<'_, Result<u64, StoreError>> {
+        Box::pin(async move {
+            self.change("DELETE FROM ceremonies WHERE expires <= $1", &[&now])
+                .await
         })
     }
 

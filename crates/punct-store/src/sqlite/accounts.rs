@@ -1,4 +1,5 @@
-//! The accounts and ratings (`4.sql`) in the SQLite file: writes go
+//! The accounts and ratings (`4.sql`) and the passkey ceremonies
+//! (`5.sql`) in the SQLite file: writes go
 //! through the writer thread like a game's ([`AccountWrite`], committed
 //! with the batch and acknowledged after the commit); reads run off the
 //! runtime's threads on the reader's connection.
@@ -6,14 +7,16 @@
 use super::{linked, off_the_runtime, write_failed, Answer, Store, Write};
 use crate::accounts::{in_order_of, sides_in_order};
 use crate::{
-    AccountError, AccountStore, ApplyError, BoxFuture, HistoryPoint, PasskeyRow, RatedResult,
-    RatingRow, SaveError, SessionRow, StatLine, StoreError, TokenRow, UserRow,
+    AccountError, AccountStore, ApplyError, BoxFuture, CeremonyRow, HistoryPoint, PasskeyRemoval,
+    PasskeyRow, RatedResult, RatingRow, SaveError, SessionRow, StatLine, StoreError, TokenRow,
+    UserRow,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// One queued write of the accounts.
 pub(crate) enum AccountWrite {
     CreateUser(UserRow),
+    CreateUserWithPasskey(Box<(UserRow, PasskeyRow)>),
     SetPassword {
         user: String,
         phc: Option<String>,
@@ -45,6 +48,13 @@ pub(crate) enum AccountWrite {
         user: String,
         id: String,
     },
+    PutCeremony(CeremonyRow),
+    TakeCeremony {
+        id: String,
+        kind: String,
+        now: i64,
+    },
+    ExpireCeremonies(i64),
     AddToken(TokenRow),
     TouchToken {
         hash: String,
@@ -61,6 +71,7 @@ pub(crate) enum AccountWrite {
 const USER: &str = "u.id, u.name, u.name_key, u.created, u.seen, u.password, u.bot, u.deleted";
 const SESSION: &str = "s.hash, s.user_id, s.created, s.seen, s.expires, s.agent";
 const PASSKEY: &str = "id, user_id, name, data, created, used";
+const CEREMONY: &str = "id, kind, user_id, state, expires";
 const TOKEN: &str = "t.hash, t.user_id, t.label, t.created, t.used";
 const RATING: &str = "r.user_id, r.category, r.rating, r.deviation, r.volatility, r.games, \
                       r.updated";
@@ -161,15 +172,34 @@ pub(super) fn insert_new(conn: &Connection, sql: &str, params: &[&dyn rusqlite::
     }
 }
 
+fn insert_user(conn: &Connection, u: &UserRow) -> Answer {
+    insert_new(
+        conn,
+        "INSERT INTO users (id, name, name_key, created, seen, password, bot, deleted) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![u.id, u.name, u.name_key, u.created, u.seen, u.password, u.bot, u.deleted],
+    )
+}
+
+fn insert_passkey(conn: &Connection, p: &PasskeyRow) -> Answer {
+    insert_new(
+        conn,
+        "INSERT INTO passkeys (id, user_id, name, data, created, used) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![p.id, p.user, p.name, p.data, p.created, p.used],
+    )
+}
+
 /// Runs one account's write inside the batch's transaction.
 pub(super) fn apply(conn: &Connection, write: &AccountWrite) -> Answer {
     match write {
-        AccountWrite::CreateUser(u) => insert_new(
-            conn,
-            "INSERT INTO users (id, name, name_key, created, seen, password, bot, deleted) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![u.id, u.name, u.name_key, u.created, u.seen, u.password, u.bot, u.deleted],
-        ),
+        AccountWrite::CreateUser(u) => insert_user(conn, u),
+        // Both or neither.
+        AccountWrite::CreateUserWithPasskey(both) => linked(conn, || {
+            let (u, p) = &**both;
+            insert_user(conn, u)?;
+            insert_passkey(conn, p)
+        }),
         AccountWrite::SetPassword { user, phc } => run(
             conn,
             "UPDATE users SET password = ?2 WHERE id = ?1",
@@ -223,21 +253,36 @@ pub(super) fn apply(conn: &Connection, write: &AccountWrite) -> Answer {
             "DELETE FROM sessions WHERE expires <= ?1",
             params![now],
         ),
-        AccountWrite::AddPasskey(p) => insert_new(
-            conn,
-            "INSERT INTO passkeys (id, user_id, name, data, created, used) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![p.id, p.user, p.name, p.data, p.created, p.used],
-        ),
+        AccountWrite::AddPasskey(p) => insert_passkey(conn, p),
         AccountWrite::UpdatePasskey { id, data, used } => run(
             conn,
             "UPDATE passkeys SET data = ?2, used = ?3 WHERE id = ?1",
             params![id, data, used],
         ),
+        // The writer thread runs one write at a time: the check and the
+        // removal are one step.
         AccountWrite::RemovePasskey { user, id } => run(
             conn,
-            "DELETE FROM passkeys WHERE id = ?1 AND user_id = ?2",
+            "DELETE FROM passkeys WHERE id = ?1 AND user_id = ?2 \
+               AND (EXISTS (SELECT 1 FROM users WHERE id = ?2 AND password IS NOT NULL) \
+                    OR (SELECT count(*) FROM passkeys WHERE user_id = ?2) > 1)",
             params![id, user],
+        ),
+        AccountWrite::PutCeremony(c) => run(
+            conn,
+            "INSERT INTO ceremonies (id, kind, user_id, state, expires) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![c.id, c.kind, c.user, c.state, c.expires],
+        ),
+        AccountWrite::TakeCeremony { id, kind, now } => run(
+            conn,
+            "DELETE FROM ceremonies WHERE id = ?1 AND kind = ?2 AND expires > ?3",
+            params![id, kind, now],
+        ),
+        AccountWrite::ExpireCeremonies(now) => run(
+            conn,
+            "DELETE FROM ceremonies WHERE expires <= ?1",
+            params![now],
         ),
         AccountWrite::AddToken(t) => run(
             conn,
@@ -402,6 +447,18 @@ pub(super) fn one<T>(
 impl AccountStore for Store {
     fn create_user(&self, user: UserRow) -> BoxFuture<'_, Result<(), AccountError>> {
         Box::pin(self.account_insert(AccountWrite::CreateUser(user)))
+    }
+
+    fn create_user_with_passkey(
+        &self,
+        user: UserRow,
+        passkey: PasskeyRow,
+    ) -> BoxFuture<'_, Result<(), AccountError>> {
+        Box::pin(
+            self.account_insert(AccountWrite::CreateUserWithPasskey(Box::new((
+                user, passkey,
+            )))),
+        )
     }
 
     fn user<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<UserRow>, StoreError>> {
@@ -624,16 +681,86 @@ impl AccountStore for Store {
         &'a self,
         user: &'a str,
         id: &'a str,
-    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+    ) -> BoxFuture<'a, Result<PasskeyRemoval, StoreError>> {
         Box::pin(async move {
-            Ok(self
+            let removed = self
                 .account_write(AccountWrite::RemovePasskey {
                     user: user.to_string(),
                     id: id.to_string(),
                 })
-                .await?
-                > 0)
+                .await?;
+            if removed > 0 {
+                return Ok(PasskeyRemoval::Removed);
+            }
+            // Not removed: kept as the last one, or not the user's.
+            let there = self.read(|c| {
+                one(
+                    c,
+                    "SELECT 1 FROM passkeys WHERE id = ?1 AND user_id = ?2",
+                    params![id, user],
+                    |r| r.get::<_, i64>(0),
+                )
+            })?;
+            Ok(match there {
+                Some(_) => PasskeyRemoval::Last,
+                None => PasskeyRemoval::NotFound,
+            })
         })
+    }
+
+    fn put_ceremony(&self, ceremony: CeremonyRow) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move {
+            self.account_write(AccountWrite::PutCeremony(ceremony))
+                .await
+                .map(drop)
+        })
+    }
+
+    fn take_ceremony<'a>(
+        &'a self,
+        id: &'a str,
+        kind: &'a str,
+        now: i64,
+    ) -> BoxFuture<'a, Result<Option<CeremonyRow>, StoreError>> {
+        Box::pin(async move {
+            // A ceremony never changes once put, so the row read is the
+            // row removed; whichever take removes it (the writer runs
+            // one at a time) is the one that gets it.
+            let found = self.read(|c| {
+                one(
+                    c,
+                    &format!(
+                        "SELECT {CEREMONY} FROM ceremonies \
+                         WHERE id = ?1 AND kind = ?2 AND expires > ?3"
+                    ),
+                    params![id, kind, now],
+                    |r| {
+                        Ok(CeremonyRow {
+                            id: r.get(0)?,
+                            kind: r.get(1)?,
+                            user: r.get(2)?,
+                            state: r.get(3)?,
+                            expires: r.get(4)?,
+                        })
+                    },
+                )
+            })?;
+            let Some(ceremony) = found else {
+                return Ok(None);
+            };
+            let taken = self
+                .account_write(AccountWrite::TakeCeremony {
+                    id: id.to_string(),
+                    kind: kind.to_string(),
+                    now,
+                })
+                .await?;
+            Ok((taken > 0).then_some(ceremony))
+        })
+    }
+
+    fn expire_ceremonies(&self, now: i64) -> BoxFuture<'_, Result<u64, StoreError>> {
+        Box::pin(self.account_write(AccountWrite::ExpireCeremonies(now)))
     }
 
     fn add_token(&self, token: TokenRow) -> BoxFuture<'_, Result<(), StoreError>> {
