@@ -369,7 +369,10 @@ pub(crate) async fn follow_changes(
                 }
                 // The lobby's news: passed on to the lobby (lobby.rs), whose
                 // watchers and seekers here hear it.
-                Ok(change @ (Change::Seek { .. } | Change::Paired { .. })) => {
+                Ok(
+                    change
+                    @ (Change::Seek { .. } | Change::Paired { .. } | Change::Declined { .. }),
+                ) => {
                     let _ = app.lobby.news.send(change);
                     Vec::new()
                 }

@@ -15,7 +15,7 @@
 
 mod hub;
 
-pub(crate) use hub::{Hub, LobbyEvent, Mine, Paired};
+pub(crate) use hub::{Hub, LobbyEvent, Mine, Paired, SeekNews};
 
 use crate::app::{new_token, App};
 use crate::clock::TimeControl;
@@ -60,9 +60,12 @@ pub(crate) struct Wanted {
     pub(crate) side: String,
     /// A quick-pairing entry rather than an open seek.
     pub(crate) pool: bool,
+    /// A challenge: offered to this account only (`challenges.rs`).
+    pub(crate) to: Option<Account>,
 }
 
-/// The public JSON of a seek (never its token).
+/// The public JSON of a seek (never its token); a challenge's also names
+/// the account it is offered to (`to`, added by `challenges.rs`).
 pub(crate) fn view(row: &SeekRow) -> Value {
     json!({
         "id": row.id,
@@ -98,9 +101,18 @@ fn local(app: &App) -> bool {
 }
 
 fn announce_added(app: &App, row: &SeekRow) {
-    if row.kind == "seek" {
-        let text: Arc<str> = Arc::from(view(row).to_string());
-        let _ = app.lobby.events.send(LobbyEvent::Added(text));
+    let text = || Arc::from(view(row).to_string());
+    match (row.kind.as_str(), &row.to_user) {
+        ("seek", _) => {
+            let _ = app.lobby.events.send(LobbyEvent::Added(text()));
+        }
+        ("challenge", Some(to)) => {
+            let _ = app.lobby.events.send(LobbyEvent::Challenge {
+                to: to.clone(),
+                seek: text(),
+            });
+        }
+        _ => {}
     }
 }
 
@@ -143,7 +155,7 @@ pub(crate) async fn seek(
     app: &Arc<App>,
     seeker: &Seeker,
     wanted: Wanted,
-    socket: mpsc::Sender<Paired>,
+    socket: mpsc::Sender<SeekNews>,
 ) -> Result<String, ApiError> {
     if wanted.rated && seeker.account.is_none() {
         return Err(ApiError::forbidden(
@@ -155,6 +167,12 @@ pub(crate) async fn seek(
         return Err(ApiError::bad_request(
             "not_ratable",
             "a rated game needs a clock",
+        ));
+    }
+    if wanted.pool && wanted.to.is_some() {
+        return Err(ApiError::bad_request(
+            "bad_message",
+            "a challenge is offered to one player, not to quick pairing",
         ));
     }
     if wanted.pool && seeker.bot {
@@ -184,7 +202,12 @@ pub(crate) async fn seek(
     let token = new_token(app, 24);
     let row = SeekRow {
         id: new_token(app, 10),
-        kind: if wanted.pool { "pool" } else { "seek" }.to_string(),
+        kind: match (wanted.pool, &wanted.to) {
+            (true, _) => "pool",
+            (false, Some(_)) => "challenge",
+            (false, None) => "seek",
+        }
+        .to_string(),
         user: seeker.account.as_ref().map(|a| a.id.clone()),
         name: seeker
             .account
@@ -206,6 +229,7 @@ pub(crate) async fn seek(
         instance: app.jobs.lease.owner.clone(),
         created: now,
         seen: now,
+        to_user: wanted.to.as_ref().map(|a| a.id.clone()),
     };
     let id = row.id.clone();
     // Known here before it is stored: a pairing that comes back at once
@@ -269,8 +293,16 @@ pub(crate) async fn accept(
     let Some(seek) = app.store.lobby().seek(id).await? else {
         return Err(gone());
     };
-    if seek.kind != "seek" {
-        return Err(gone());
+    // A challenge is taken by the one it is offered to, and by no one
+    // else (who is told nothing of it).
+    let offered_to_acceptor = match (&seek.to_user, &acceptor.account) {
+        (Some(to), Some(a)) => *to == a.id,
+        _ => false,
+    };
+    match seek.kind.as_str() {
+        "seek" => {}
+        "challenge" if offered_to_acceptor => {}
+        _ => return Err(gone()),
     }
     if seek.rated && acceptor.account.is_none() {
         return Err(ApiError::forbidden(
@@ -284,6 +316,11 @@ pub(crate) async fn accept(
     };
     if same {
         return Err(ApiError::conflict("own_seek", "this is your own seek"));
+    }
+    if let (Some(seeker), Some(acceptor)) = (&seek.user, &acceptor.account) {
+        if crate::blocks::between(app, seeker, &acceptor.id).await? {
+            return Err(crate::blocks::refused(seek.name.as_deref().unwrap_or("")));
+        }
     }
     let Some(seek) = app.store.lobby().take_seek(id).await? else {
         return Err(gone());
@@ -363,18 +400,27 @@ async fn deliver(app: &App, seek: &SeekRow, game: &str, side: Side) {
     let here = app.lobby.mine.lock().expect("lobby lock").remove(&seek.id);
     match here {
         Some(mine) => {
-            let _ = mine.socket.try_send(Paired {
+            let _ = mine.socket.try_send(SeekNews::Paired(Paired {
                 seek: seek.id.clone(),
                 game: game.to_string(),
                 token: mine.token,
                 side,
-            });
+            }));
         }
         None => {
             if let Err(e) = app.store.lobby().announce_paired(&seek.id, game).await {
                 tracing::warn!("seek {}: announcing game {game}: {e}", seek.id);
             }
         }
+    }
+}
+
+/// Tells the socket holding challenge `seek`, if it is here, that it was
+/// declined.
+pub(crate) fn tell_declined(app: &App, seek: &str) {
+    let here = app.lobby.mine.lock().expect("lobby lock").remove(seek);
+    if let Some(mine) = here {
+        let _ = mine.socket.try_send(SeekNews::Declined(seek.to_string()));
     }
 }
 
@@ -400,11 +446,26 @@ async fn try_pair(app: &Arc<App>, id: &str) {
             return;
         }
     };
+    // Nobody is paired with someone they block or who blocks them.
+    let blocked: Vec<String> = match &me.user {
+        Some(user) => match app.store.accounts().blocks(user).await {
+            Ok(rows) => rows
+                .into_iter()
+                .map(|b| if b.user == *user { b.other } else { b.user })
+                .collect(),
+            Err(e) => {
+                tracing::warn!("reading the blocks of {user}: {e}");
+                return;
+            }
+        },
+        None => Vec::new(),
+    };
     let now = now_ms();
     let rating = |r: &SeekRow| r.rating.unwrap_or(DEFAULT_RATING);
     let best = pool
         .iter()
         .filter(|o| o.id != me.id && o.rated == me.rated && !o.bot)
+        .filter(|o| o.user.as_ref().is_none_or(|u| !blocked.contains(u)))
         .filter(|o| match (&o.user, &me.user) {
             (Some(a), Some(b)) => a != b,
             _ => true,
@@ -497,6 +558,16 @@ pub(crate) async fn upkeep(app: Arc<App>) {
     }
 }
 
+/// Whether this instance announces lobby changes itself (SQLite).
+pub(crate) fn announces_itself(app: &App) -> bool {
+    local(app)
+}
+
+/// Tells this instance's watchers that seek `id` left the lobby.
+pub(crate) fn removed(app: &App, id: &str) {
+    announce_removed(app, id);
+}
+
 /// What another instance announced about the lobby (PostgreSQL).
 pub(crate) async fn on_change(app: &Arc<App>, change: &Change) {
     match change {
@@ -519,14 +590,15 @@ pub(crate) async fn on_change(app: &Arc<App>, change: &Change) {
                         return;
                     }
                 };
-                let _ = mine.socket.try_send(Paired {
+                let _ = mine.socket.try_send(SeekNews::Paired(Paired {
                     seek: seek.clone(),
                     game: game.clone(),
                     token: mine.token,
                     side,
-                });
+                }));
             }
         }
+        Change::Declined { seek } => tell_declined(app, seek),
         _ => {}
     }
 }

@@ -10,8 +10,8 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 use punct_store::{
-    AccountError, AccountStore, ApplyError, BoxFuture, CeremonyRow, Change, ErrorKind, GameRow,
-    HistoryPoint, JobKind, JobQueue, Lease, ListFilter, Lobby, PasskeyRemoval, PasskeyRow,
+    AccountError, AccountStore, ApplyError, BlockRow, BoxFuture, CeremonyRow, Change, ErrorKind,
+    GameRow, HistoryPoint, JobKind, JobQueue, Lease, ListFilter, Lobby, PasskeyRemoval, PasskeyRow,
     PresenceBoard, PresenceRow, RatedResult, RatingRow, SaveError, SeekRow, SessionRow, StatLine,
     Storage, StoreError, TokenRow, UserRow,
 };
@@ -639,6 +639,27 @@ impl AccountStore for Timed {
     fn user_stats<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<StatLine>, StoreError>> {
         self.time("user_stats", self.inner.accounts().user_stats(user))
     }
+
+    fn block<'a>(
+        &'a self,
+        user: &'a str,
+        other: &'a str,
+        at: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.time("block", self.inner.accounts().block(user, other, at))
+    }
+
+    fn unblock<'a>(
+        &'a self,
+        user: &'a str,
+        other: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        self.time("unblock", self.inner.accounts().unblock(user, other))
+    }
+
+    fn blocks<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<BlockRow>, StoreError>> {
+        self.time("blocks", self.inner.accounts().blocks(user))
+    }
 }
 
 // The lobby, timed and bounded like the games' calls: each call passed to
@@ -655,6 +676,10 @@ impl Lobby for Timed {
 
     fn seek<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<SeekRow>, StoreError>> {
         self.time("lobby_seek", self.inner.lobby().seek(id))
+    }
+
+    fn challenges<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<SeekRow>, StoreError>> {
+        self.time("lobby_challenges", self.inner.lobby().challenges(user))
     }
 
     fn remove_seek<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
@@ -697,6 +722,13 @@ impl Lobby for Timed {
         self.time(
             "lobby_announce_paired",
             self.inner.lobby().announce_paired(seek, game),
+        )
+    }
+
+    fn announce_declined<'a>(&'a self, seek: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.time(
+            "lobby_announce_declined",
+            self.inner.lobby().announce_declined(seek),
         )
     }
 }

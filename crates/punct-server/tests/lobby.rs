@@ -4,6 +4,8 @@
 //! game; the rules (rated needs an account, one's own seek, the cap per
 //! socket); and across two instances on PostgreSQL, a seek accepted by two
 //! players at once and two seekers pairing at once each make one game.
+//! Challenges: offered to one player only, declined or accepted (also
+//! across instances); who may challenge whom, and blocks.
 
 mod common;
 
@@ -279,4 +281,217 @@ fn two_seekers_pairing_on_two_instances_at_once_make_one_game() {
         let (_, listed) = a.get("/api/lobby");
         assert_eq!(listed["seeks"], json!([]), "round {round}");
     }
+}
+
+/// A request as the account of session `cookie` (with the site's Origin,
+/// as the page sends it): the status and the body.
+fn as_member(server: &Server, method: &str, path: &str, cookie: &str) -> (u16, Value) {
+    let cookie = format!("punct_session={cookie}");
+    let agent = http_agent();
+    let resp = match method {
+        "GET" => agent.get(server.url(path)).header("cookie", &cookie).call(),
+        _ => agent
+            .post(server.url(path))
+            .header("cookie", &cookie)
+            .header("origin", &server.base)
+            .send_json(json!({})),
+    }
+    .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+    let status = resp.status().as_u16();
+    let text = resp.into_body().read_to_string().expect("a body");
+    (status, common::to_json(&text))
+}
+
+#[test]
+fn a_challenge_reaches_only_its_player_who_declines_one_and_accepts_another() {
+    let server = Server::start();
+    let ann = sign_up(&server, "ann");
+    let bob = sign_up(&server, "bob");
+    let carl = sign_up(&server, "carl");
+    let (mut watcher, _) = lobby(&server, None);
+    let (mut ws_carl, _) = lobby(&server, Some(&carl));
+    let (mut ws_bob, first) = lobby(&server, Some(&bob));
+    assert_eq!(first["challenges"], json!({"incoming": [], "outgoing": []}));
+    let (mut ws_ann, _) = lobby(&server, Some(&ann));
+    // The name in any case, as profiles take it.
+    ws_ann.send(
+        &json!({"type": "challenge", "id": 7, "to": "BOB", "clock": blitz(),
+                        "rated": true, "side": "black"}),
+    );
+    let seeking = next(&mut ws_ann, "seeking");
+    assert_eq!(
+        (seeking["kind"].as_str(), seeking["id"].as_i64()),
+        (Some("challenge"), Some(7))
+    );
+    let first_id = seeking["seek"].as_str().expect("an id").to_string();
+    let offered = next(&mut ws_bob, "challenge");
+    assert_eq!(offered["seek"]["id"], first_id.as_str());
+    assert_eq!(offered["seek"]["name"], "ann");
+    assert_eq!(offered["seek"]["kind"], "challenge");
+    assert!(offered["seek"].get("token").is_none(), "{offered}");
+    // Not an open seek: not listed, and others hear nothing of it.
+    assert_eq!(server.get("/api/lobby").1["seeks"], json!([]));
+    let (_, mine) = as_member(&server, "GET", "/api/challenges", &bob);
+    assert_eq!(mine["incoming"][0]["id"], first_id.as_str(), "{mine}");
+    assert_eq!(mine["incoming"][0]["to"], "bob");
+    let (_, theirs) = as_member(&server, "GET", "/api/challenges", &ann);
+    assert_eq!(theirs["outgoing"][0]["to"], "bob", "{theirs}");
+    // Nobody but bob takes or declines it.
+    ws_carl.send(&json!({"type": "accept", "seek": first_id}));
+    assert_eq!(next(&mut ws_carl, "error")["error"]["code"], "seek_gone");
+    let path = format!("/api/challenges/{first_id}/decline");
+    common::assert_error(
+        &as_member(&server, "POST", &path, &carl),
+        404,
+        "no_challenge",
+    );
+    // Bob declines it: ann hears it, and it is gone.
+    let (status, declined) = as_member(&server, "POST", &path, &bob);
+    assert_eq!(status, 200, "{declined}");
+    assert_eq!(next(&mut ws_ann, "declined")["seek"], first_id.as_str());
+    assert_eq!(next(&mut ws_bob, "removed")["id"], first_id.as_str());
+    assert_eq!(
+        as_member(&server, "GET", "/api/challenges", &bob).1["incoming"],
+        json!([])
+    );
+    common::assert_error(
+        &as_member(&server, "POST", &path, &bob),
+        404,
+        "no_challenge",
+    );
+
+    // A second one, accepted: one rated game, ann black as she asked.
+    ws_ann.send(
+        &json!({"type": "challenge", "to": "bob", "clock": blitz(), "rated": true,
+                        "side": "black"}),
+    );
+    let second = next(&mut ws_ann, "seeking")["seek"].clone();
+    assert_eq!(next(&mut ws_bob, "challenge")["seek"]["id"], second);
+    ws_bob.send(&json!({"type": "accept", "id": 3, "seek": second}));
+    let for_bob = next(&mut ws_bob, "paired");
+    assert_eq!(for_bob["id"], 3, "the answer names its request: {for_bob}");
+    let for_ann = next(&mut ws_ann, "paired");
+    assert_eq!(for_ann["game"], for_bob["game"]);
+    assert_eq!(
+        (for_ann["side"].as_str(), for_bob["side"].as_str()),
+        (Some("black"), Some("white"))
+    );
+    let state = server.state(for_ann["game"].as_str().expect("a game"));
+    assert_eq!(state["rated"], true);
+    assert_eq!(state["players"]["black"]["name"], "ann");
+    // The anonymous watcher heard of neither challenge (at most that ids
+    // it never saw left).
+    watcher.send(&json!({"type": "dance"}));
+    loop {
+        let msg = watcher.try_recv().expect("an answer");
+        match msg["type"].as_str() {
+            Some("error") => break,
+            Some("removed") => {}
+            _ => panic!("the watcher heard {msg}"),
+        }
+    }
+}
+
+#[test]
+fn who_may_challenge_whom_and_blocks() {
+    let server = Server::start();
+    let ann = sign_up(&server, "ann");
+    let bob = sign_up(&server, "bob");
+    let (mut ws_ann, _) = lobby(&server, Some(&ann));
+    let (mut ws_bob, _) = lobby(&server, Some(&bob));
+    let (mut anon, _) = lobby(&server, None);
+    let challenge = |to: &str| json!({"type": "challenge", "to": to, "clock": blitz()});
+    anon.send(&challenge("bob"));
+    assert_eq!(next(&mut anon, "error")["error"]["code"], "not_signed_in");
+    for (to, code) in [
+        ("ann", "own_challenge"),
+        ("nobody", "no_user"),
+        ("level2", "challenge_ai"),
+    ] {
+        ws_ann.send(&challenge(to));
+        assert_eq!(next(&mut ws_ann, "error")["error"]["code"], code, "{to}");
+    }
+    ws_ann.send(
+        &json!({"type": "challenge", "to": "bob", "clock": blitz(), "pool": true,
+                        "side": "purple"}),
+    );
+    assert_eq!(next(&mut ws_ann, "error")["error"]["code"], "bad_side");
+
+    // Bob blocks ann: no challenge either way, no seek accepted either way.
+    let (status, blocked) = as_member(&server, "POST", "/api/users/Ann/block", &bob);
+    assert_eq!(
+        (status, &blocked),
+        (200, &json!({"name": "ann", "blocked": true}))
+    );
+    let (_, list) = as_member(&server, "GET", "/api/account/blocks", &bob);
+    assert_eq!(list["blocks"][0]["name"], "ann", "{list}");
+    assert_eq!(
+        as_member(&server, "GET", "/api/account/blocks", &ann).1["blocks"],
+        json!([])
+    );
+    common::assert_error(
+        &as_member(&server, "POST", "/api/users/bob/block", &bob),
+        409,
+        "own_account",
+    );
+    for (ws, to) in [(&mut ws_ann, "bob"), (&mut ws_bob, "ann")] {
+        ws.send(&challenge(to));
+        let refused = next(ws, "error");
+        assert_eq!(refused["error"]["code"], "blocked", "{refused}");
+    }
+    ws_ann.send(&json!({"type": "seek", "clock": blitz()}));
+    let seek = next(&mut ws_ann, "seeking")["seek"].clone();
+    ws_bob.send(&json!({"type": "accept", "seek": seek}));
+    assert_eq!(next(&mut ws_bob, "error")["error"]["code"], "blocked");
+    ws_ann.send(&json!({"type": "cancel", "seek": seek}));
+    next(&mut ws_ann, "cancelled");
+    // Quick pairing passes over them; a third player is paired.
+    ws_ann.send(&json!({"type": "pool", "clock": blitz()}));
+    next(&mut ws_ann, "seeking");
+    ws_bob.send(&json!({"type": "pool", "clock": blitz()}));
+    next(&mut ws_bob, "seeking");
+    std::thread::sleep(Duration::from_millis(2500));
+    let carl = sign_up(&server, "carl");
+    let (mut ws_carl, _) = lobby(&server, Some(&carl));
+    ws_carl.send(&json!({"type": "pool", "clock": blitz()}));
+    let game = next(&mut ws_carl, "paired")["game"].clone();
+    let state = server.state(game.as_str().expect("a game"));
+    let names = [
+        state["players"]["white"]["name"].as_str().unwrap_or(""),
+        state["players"]["black"]["name"].as_str().unwrap_or(""),
+    ];
+    assert!(names.contains(&"carl"), "{state}");
+    // Unblocked: a challenge goes through again.
+    let (status, _) = as_member(&server, "POST", "/api/users/ann/unblock", &bob);
+    assert_eq!(status, 200);
+    let (mut ws_ann2, _) = lobby(&server, Some(&ann));
+    ws_ann2.send(&challenge("bob"));
+    next(&mut ws_ann2, "seeking");
+}
+
+#[test]
+fn a_challenge_declined_on_another_instance_reaches_its_challenger() {
+    let Some((a, b)) =
+        two_instances("a_challenge_declined_on_another_instance_reaches_its_challenger")
+    else {
+        return;
+    };
+    let ann = sign_up(&a, "ann");
+    let bob = sign_up(&b, "bob");
+    let (mut ws_bob, _) = lobby(&b, Some(&bob));
+    let (mut ws_ann, _) = lobby(&a, Some(&ann));
+    ws_ann.send(&json!({"type": "challenge", "to": "bob", "clock": blitz()}));
+    let id = next(&mut ws_ann, "seeking")["seek"].clone();
+    assert_eq!(next(&mut ws_bob, "challenge")["seek"]["id"], id);
+    ws_bob.send(&json!({"type": "decline", "id": 1, "seek": id}));
+    assert_eq!(next(&mut ws_bob, "declined_ok")["seek"], id);
+    assert_eq!(next(&mut ws_ann, "declined")["seek"], id);
+    // Another, accepted over HTTP on B: the game reaches ann on A.
+    ws_ann.send(&json!({"type": "challenge", "to": "bob", "clock": blitz()}));
+    let id = next(&mut ws_ann, "seeking")["seek"].clone();
+    next(&mut ws_bob, "challenge");
+    let path = format!("/api/challenges/{}/accept", id.as_str().expect("an id"));
+    let (status, paired) = as_member(&b, "POST", &path, &bob);
+    assert_eq!(status, 200, "{paired}");
+    assert_eq!(next(&mut ws_ann, "paired")["game"], paired["game"]);
 }

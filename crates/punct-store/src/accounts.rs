@@ -101,6 +101,15 @@ pub struct TokenRow {
     pub used: Option<i64>,
 }
 
+/// One user blocking another (`user` blocks `other`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockRow {
+    pub user: String,
+    pub other: String,
+    /// Ms since 1970.
+    pub created: i64,
+}
+
 /// A user's rating in one category (Glicko-2's three numbers).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RatingRow {
@@ -409,4 +418,20 @@ pub trait AccountStore: Send + Sync {
     /// Games won/lost/drawn per variant and side (ended games only, from
     /// the stored result: the `status` column), by variant, white first.
     fn user_stats<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<StatLine>, StoreError>>;
+    /// `user` blocks `other` from `at` (ms since 1970): no challenges or
+    /// pairings between them. Blocking again changes nothing.
+    fn block<'a>(
+        &'a self,
+        user: &'a str,
+        other: &'a str,
+        at: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// `user` no longer blocks `other`; whether it did.
+    fn unblock<'a>(
+        &'a self,
+        user: &'a str,
+        other: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// Every block `user` makes or is the subject of, oldest first.
+    fn blocks<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<BlockRow>, StoreError>>;
 }

@@ -19,8 +19,9 @@ pub mod presence;
 pub mod sqlite;
 
 pub use accounts::{
-    AccountError, AccountStore, ApplyError, CeremonyRow, HistoryPoint, PasskeyRemoval, PasskeyRow,
-    RatedResult, RatedSide, RatingRow, SessionRow, StatLine, TokenRow, UserResult, UserRow,
+    AccountError, AccountStore, ApplyError, BlockRow, CeremonyRow, HistoryPoint, PasskeyRemoval,
+    PasskeyRow, RatedResult, RatedSide, RatingRow, SessionRow, StatLine, TokenRow, UserResult,
+    UserRow,
 };
 pub use error::{ErrorKind, StoreError};
 pub use game::{End, EndReason, GameRow, Mode};
@@ -280,6 +281,9 @@ pub enum Change {
     /// Seek `seek` became game `game`: the instance holding that seeker's
     /// socket sends them to it.
     Paired { seek: String, game: String },
+    /// Challenge `seek` was declined by the one it was offered to: the
+    /// instance holding the challenger's socket tells them.
+    Declined { seek: String },
     /// Announcements may have been missed (the connection that listens
     /// was lost and is back): every game held should be read again.
     Missed,

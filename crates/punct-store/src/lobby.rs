@@ -24,8 +24,9 @@ use super::{BoxFuture, StoreError};
 pub struct SeekRow {
     /// ASCII letters and digits (1 to 64): it travels in announcements.
     pub id: String,
-    /// `seek` (open to whoever accepts it) or `pool` (a quick-pairing
-    /// entry, paired by the server).
+    /// `seek` (open to whoever accepts it), `pool` (a quick-pairing
+    /// entry, paired by the server) or `challenge` (offered to one
+    /// account, [`SeekRow::to_user`], who accepts or declines it).
     pub kind: String,
     /// The seeker's account (a user id); `None` for an anonymous seeker.
     pub user: Option<String>,
@@ -51,6 +52,9 @@ pub struct SeekRow {
     pub created: i64,
     /// When its instance last confirmed it (ms since 1970).
     pub seen: i64,
+    /// The account a challenge is offered to (a user id); `None` for the
+    /// other kinds.
+    pub to_user: Option<String>,
 }
 
 /// The seeks of every instance sharing the database ([`SeekRow`]).
@@ -71,6 +75,9 @@ pub trait Lobby: Send + Sync {
     /// One seek (either kind) by id, token included (for its own
     /// instance).
     fn seek<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<SeekRow>, StoreError>>;
+    /// The open challenges (kind `challenge`) made by account `user` or
+    /// offered to it, oldest first, with `token` empty.
+    fn challenges<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<SeekRow>, StoreError>>;
     /// Removes seek `id` (its seeker cancelled or left) and announces it
     /// (`Change::Seek { id, added: false }` on PostgreSQL); whether it was
     /// there.
@@ -113,17 +120,21 @@ pub trait Lobby: Send + Sync {
         seek: &'a str,
         game: &'a str,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// Tells every instance that challenge `seek` was declined
+    /// (`Change::Declined { seek }` on PostgreSQL), so the instance
+    /// holding the challenger's socket tells them. Does nothing on SQLite.
+    fn announce_declined<'a>(&'a self, seek: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
 }
 
 /// The columns of `seeks` as both backends read them, in [`SeekRow`]'s
 /// order (`seek_at` in each backend).
 pub(crate) const SEEK_COLUMNS: &str = "id, kind, user_id, name, bot, rating, category, variant, \
-                                       clock, rated, side, token, instance, created, seen";
+                                       clock, rated, side, token, instance, created, seen, to_user";
 
 /// [`SEEK_COLUMNS`] as lists read them: the token empty.
 pub(crate) const LISTED_SEEK_COLUMNS: &str =
     "id, kind, user_id, name, bot, rating, category, variant, clock, rated, side, \
-     CAST('' AS TEXT) AS token, instance, created, seen";
+     CAST('' AS TEXT) AS token, instance, created, seen, to_user";
 
 /// Refuses an id that could not travel in an announcement (its words are
 /// separated by spaces): 1 to 64 ASCII letters and digits, as the

@@ -521,6 +521,7 @@ fn parse_payload(payload: &str) -> Option<Change> {
                     game: id(game)?,
                 })
             }
+            ["declined", seek] => return Some(Change::Declined { seek: id(seek)? }),
             // A game called `lobby`.
             _ => {}
         }
@@ -890,6 +891,10 @@ mod tests {
                 seek: "s1".into(),
                 game: "g2".into()
             })
+        );
+        assert_eq!(
+            parse_payload("lobby declined s1"),
+            Some(Change::Declined { seek: "s1".into() })
         );
         // A game whose id is `lobby` is a game still.
         assert_eq!(

@@ -29,12 +29,18 @@ struct SchemaVersion {
     upgrade: &'static str,
 }
 
-/// The tables beside `games` at schema `version`, with their columns.
+/// The tables beside `games` at schema `version`, with their columns: a
+/// version that lists a table again (columns added) gives its columns from
+/// then on.
 fn tables_at(version: u32) -> Vec<(&'static str, &'static [&'static str])> {
-    VERSIONS[..version as usize]
-        .iter()
-        .flat_map(|v| v.tables.iter().copied())
-        .collect()
+    let mut tables: Vec<(&'static str, &'static [&'static str])> = Vec::new();
+    for &(name, columns) in VERSIONS[..version as usize].iter().flat_map(|v| v.tables) {
+        match tables.iter_mut().find(|(t, _)| *t == name) {
+            Some(table) => table.1 = columns,
+            None => tables.push((name, columns)),
+        }
+    }
+    tables
 }
 
 /// The columns of `games` at schema `version`, in order.
@@ -163,6 +169,21 @@ const VERSIONS: &[SchemaVersion] = &[
         added: &[],
         tables: &[("ceremonies", &["id", "kind", "user_id", "state", "expires"])],
         upgrade: include_str!("sqlite/6.sql"),
+    },
+    SchemaVersion {
+        added: &[],
+        tables: &[
+            (
+                "seeks",
+                &[
+                    "id", "kind", "user_id", "name", "bot", "rating", "category", "variant",
+                    "clock", "rated", "side", "token", "instance", "created", "seen", "game",
+                    "to_user",
+                ],
+            ),
+            ("blocks", &["user_id", "other_id", "created"]),
+        ],
+        upgrade: include_str!("sqlite/7.sql"),
     },
 ];
 
@@ -1082,7 +1103,7 @@ mod tests {
     fn columns_are_the_current_versions() {
         let names: Vec<&str> = COLUMNS.split(", ").collect();
         assert_eq!(names, columns_at(SCHEMA_VERSION));
-        assert_eq!(SCHEMA_VERSION, 6);
+        assert_eq!(SCHEMA_VERSION, 7);
     }
 
     /// The sync mode asked for is the one the connections have (the
@@ -1112,7 +1133,7 @@ mod tests {
         let dir = TempDir::new();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 6);
+        assert_eq!(user_version(&dir.db()), 7);
         let journal: String = Connection::open(dir.db())
             .unwrap()
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -1122,7 +1143,7 @@ mod tests {
         // Opening it again changes nothing.
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 6);
+        assert_eq!(user_version(&dir.db()), 7);
     }
 
     #[test]
@@ -1361,7 +1382,7 @@ mod tests {
         assert_eq!(user_version(&dir.db()), 0);
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(1));
-        assert_eq!(user_version(&dir.db()), 6);
+        assert_eq!(user_version(&dir.db()), 7);
         let game = store.load("old1").unwrap().expect("the old game");
         assert_eq!(
             game,
@@ -1428,7 +1449,7 @@ mod tests {
             .unwrap();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(3));
-        assert_eq!(user_version(&dir.db()), 6);
+        assert_eq!(user_version(&dir.db()), 7);
         let game = store.load("old3").unwrap().expect("the old game");
         assert_eq!(
             game,
@@ -1526,7 +1547,7 @@ mod tests {
         }
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(4));
-        assert_eq!(user_version(&dir.db()), 6);
+        assert_eq!(user_version(&dir.db()), 7);
         assert_eq!(store.load("old4").unwrap(), Some(game));
         assert_eq!(block_on(store.user("u1")).unwrap(), Some(user));
         // The migrated schema is the one a new database gets.
@@ -1564,7 +1585,7 @@ mod tests {
             .unwrap();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(5));
-        assert_eq!(user_version(&dir.db()), 6);
+        assert_eq!(user_version(&dir.db()), 7);
         let fresh = TempDir::new();
         drop(Store::open(&fresh.0, SyncMode::Normal).unwrap());
         assert_eq!(master(&dir.db()), master(&fresh.db()));
@@ -1600,28 +1621,28 @@ mod tests {
                 schema().replace(
                     "    agent    TEXT NOT NULL\n",
                     "    agent    TEXT NOT NULL, x TEXT\n",
-                ) + " PRAGMA user_version = 6;",
+                ) + " PRAGMA user_version = 7;",
                 "is not a PÜNCT games database: table sessions has a column `x` that schema \
-                 version 6 does not have (the file says schema version 6)",
+                 version 7 does not have (the file says schema version 7)",
             ),
             (
                 schema().replace(
                     "    created  INTEGER NOT NULL,\n    used     INTEGER\n);\n\
                      CREATE INDEX passkeys_by_user",
                     "    created  INTEGER NOT NULL\n);\nCREATE INDEX passkeys_by_user",
-                ) + " PRAGMA user_version = 6;",
+                ) + " PRAGMA user_version = 7;",
                 "is not a PÜNCT games database: table passkeys has no column `used` (the file \
-                 says schema version 6)",
+                 says schema version 7)",
             ),
             (
-                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 6;",
+                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 7;",
                 "is not a PÜNCT games database: it has a table `old_tokens` that PÜNCT does not \
-                 make (the file says schema version 6)",
+                 make (the file says schema version 7)",
             ),
             (
-                schema().replace("    state    TEXT NOT NULL,\n", "") + " PRAGMA user_version = 6;",
+                schema().replace("    state    TEXT NOT NULL,\n", "") + " PRAGMA user_version = 7;",
                 "is not a PÜNCT games database: table ceremonies has no column `state` (the \
-                 file says schema version 6)",
+                 file says schema version 7)",
             ),
             (
                 format!(
@@ -1645,9 +1666,9 @@ mod tests {
                 schema().replace(
                     "    seen     INTEGER NOT NULL,\n    game     TEXT\n",
                     "    seen     INTEGER NOT NULL\n",
-                ) + " PRAGMA user_version = 6;",
+                ) + " PRAGMA user_version = 7;",
                 "is not a PÜNCT games database: table seeks has no column `game` (the file says \
-                 schema version 6)",
+                 schema version 7)",
             ),
         ];
         for (sql, want) in cases {
@@ -1665,13 +1686,13 @@ mod tests {
         let dir = TempDir::new();
         make_db(
             &dir.db(),
-            &format!("{} DROP TABLE ratings; PRAGMA user_version = 6;", schema()),
+            &format!("{} DROP TABLE ratings; PRAGMA user_version = 7;", schema()),
         );
         assert_eq!(
             open_err(&dir),
             format!(
                 "database {} is not a PÜNCT games database: it has no table `ratings` (the file \
-                 says schema version 6)",
+                 says schema version 7)",
                 dir.db().display()
             )
         );
@@ -1744,13 +1765,13 @@ mod tests {
     #[test]
     fn a_database_of_a_newer_punct_is_refused_untouched() {
         let dir = TempDir::new();
-        make_db(&dir.db(), &format!("{} PRAGMA user_version = 7;", schema()));
+        make_db(&dir.db(), &format!("{} PRAGMA user_version = 8;", schema()));
         let before = std::fs::read(dir.db()).unwrap();
         assert_eq!(
             open_err(&dir),
             format!(
-                "database {} was written by a newer punct (schema version 7; this punct knows \
-                 versions up to 6): upgrade punct, or start with another --data-dir",
+                "database {} was written by a newer punct (schema version 8; this punct knows \
+                 versions up to 7): upgrade punct, or start with another --data-dir",
                 dir.db().display()
             )
         );

@@ -1,17 +1,20 @@
 //! The lobby's routes: the open seeks (`GET /api/lobby`) and the lobby's
 //! live socket (`GET /api/lobby/live`), over which a visitor watches seeks
 //! come and go (one small message each), seeks, joins quick pairing,
-//! cancels and accepts — and hears `paired` with the game and its seat's
-//! token. A socket's seeks go with it. The logic is `lobby.rs`.
+//! challenges a player, cancels, accepts and declines — and hears `paired`
+//! with the game and its seat's token, a challenge offered to them, or
+//! their challenge `declined`. A socket's seeks and challenges go with it.
+//! The logic is `lobby.rs` and `challenges.rs`.
 
 use super::accounts::{account_of, Viewer};
 use super::live::error_message;
 use crate::app::{App, Shared};
+use crate::challenges;
 use crate::clock::TimeControl;
 use crate::error::ApiError;
 use crate::games::parse_name;
 use crate::limits::{too_many_sockets, Client, ClientKey, Held, Kind};
-use crate::lobby::{self, LobbyEvent, Paired, Seeker, Wanted, SEEKS_PER_SOCKET};
+use crate::lobby::{self, LobbyEvent, SeekNews, Seeker, Wanted, SEEKS_PER_SOCKET};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
@@ -131,15 +134,22 @@ impl Session {
             .account
             .as_ref()
             .map(|a| json!({"name": a.name}));
-        self.send(socket, json!({"type": "seeks", "seeks": seeks, "you": you}))
-            .await
+        let challenges = match &self.seeker.account {
+            Some(me) => challenges::list(&self.app, me).await.ok(),
+            None => None,
+        };
+        self.send(
+            socket,
+            json!({"type": "seeks", "seeks": seeks, "you": you, "challenges": challenges}),
+        )
+        .await
     }
 
     /// Serves until the socket ends; the close frame to send, if any.
     async fn serve(&mut self, socket: &mut WebSocket) -> Option<(u16, &'static str)> {
         let mut events = self.app.lobby.subscribe();
         let mut stopping = self.app.stopping.subscribe();
-        let (paired_tx, mut paired) = mpsc::channel::<Paired>(8);
+        let (paired_tx, mut paired) = mpsc::channel::<SeekNews>(8);
         if self.list(socket).await.is_err() {
             return None;
         }
@@ -156,14 +166,27 @@ impl Session {
                     Ok(LobbyEvent::Removed(id)) => {
                         self.send(socket, json!({"type": "removed", "id": id})).await
                     }
+                    Ok(LobbyEvent::Challenge { to, seek }) => {
+                        if self.seeker.account.as_ref().is_some_and(|a| a.id == to) {
+                            self.send_text(socket, format!("{{\"type\":\"challenge\",\"seek\":{seek}}}")).await
+                        } else {
+                            Ok(())
+                        }
+                    }
                     // Fell behind: the whole list again, once.
                     Err(broadcast::error::RecvError::Lagged(_)) => self.list(socket).await,
                     Err(broadcast::error::RecvError::Closed) => return None,
                 },
-                Some(p) = paired.recv() => {
-                    self.own.retain(|id| *id != p.seek);
-                    self.send(socket, p.message()).await
-                }
+                Some(news) = paired.recv() => match news {
+                    SeekNews::Paired(p) => {
+                        self.own.retain(|id| *id != p.seek);
+                        self.send(socket, p.message()).await
+                    }
+                    SeekNews::Declined(seek) => {
+                        self.own.retain(|id| *id != seek);
+                        self.send(socket, json!({"type": "declined", "seek": seek})).await
+                    }
+                },
                 _ = pings.tick() => {
                     if heard.elapsed() > 3 * PING_EVERY {
                         return Some((close_code::AWAY, "no answer to pings"));
@@ -198,8 +221,9 @@ impl Session {
         }
     }
 
-    /// A client's message: `seek`, `pool`, `cancel` or `accept`.
-    async fn request(&mut self, text: &str, paired: &mpsc::Sender<Paired>) -> Value {
+    /// A client's message: `seek`, `pool`, `challenge`, `cancel`,
+    /// `accept` or `decline`.
+    async fn request(&mut self, text: &str, paired: &mpsc::Sender<SeekNews>) -> Value {
         let req: Value = match serde_json::from_str(text) {
             Ok(v @ Value::Object(_)) => v,
             _ => {
@@ -217,11 +241,11 @@ impl Session {
     async fn handle(
         &mut self,
         req: &Value,
-        paired: &mpsc::Sender<Paired>,
+        paired: &mpsc::Sender<SeekNews>,
     ) -> Result<Value, ApiError> {
         let kind = req["type"].as_str().unwrap_or("");
         match kind {
-            "seek" | "pool" => {
+            "seek" | "pool" | "challenge" => {
                 self.app.rates.check(Kind::Create, self.client)?;
                 if self.own.len() >= SEEKS_PER_SOCKET {
                     return Err(ApiError::conflict(
@@ -235,7 +259,12 @@ impl Session {
                 if seeker.account.is_none() {
                     seeker.name = parse_name(req["name"].as_str())?;
                 }
-                let seek = lobby::seek(&self.app, &seeker, wanted, paired.clone()).await?;
+                let seek = if kind == "challenge" {
+                    let to = req["to"].as_str().unwrap_or("");
+                    challenges::challenge(&self.app, &seeker, to, wanted, paired.clone()).await?
+                } else {
+                    lobby::seek(&self.app, &seeker, wanted, paired.clone()).await?
+                };
                 self.own.push(seek.clone());
                 Ok(json!({"type": "seeking", "id": req["id"], "seek": seek, "kind": kind}))
             }
@@ -262,11 +291,27 @@ impl Session {
                     acceptor.name = parse_name(req["name"].as_str())?;
                 }
                 let p = lobby::accept(&self.app, &acceptor, seek).await?;
-                Ok(p.message())
+                let mut answer = p.message();
+                answer["id"] = req["id"].clone();
+                Ok(answer)
+            }
+            "decline" => {
+                let seek = req["seek"].as_str().unwrap_or("");
+                let Some(me) = &self.seeker.account else {
+                    return Err(ApiError::not_found(
+                        "no_challenge",
+                        "there is no such challenge for you",
+                    ));
+                };
+                challenges::decline(&self.app, me, seek).await?;
+                Ok(json!({"type": "declined_ok", "id": req["id"], "seek": seek}))
             }
             other => Err(ApiError::bad_request(
                 "bad_message",
-                format!("{other:?} is not a lobby message: seek, pool, cancel or accept"),
+                format!(
+                    "{other:?} is not a lobby message: seek, pool, challenge, cancel, accept or \
+                     decline"
+                ),
             )),
         }
     }
@@ -290,5 +335,6 @@ fn wanted(req: &Value, pool: bool) -> Result<Wanted, ApiError> {
         rated: req["rated"].as_bool().unwrap_or(false),
         side: req["side"].as_str().unwrap_or("random").to_string(),
         pool,
+        to: None,
     })
 }

@@ -7,6 +7,7 @@
 
 mod accounts;
 mod analysis;
+mod challenges;
 mod games;
 pub(crate) mod http;
 mod learn;
@@ -165,6 +166,25 @@ pub(crate) fn routes() -> Vec<Route> {
             users::leaderboard,
         ),
         Route::get("/api/lobby", Bucket(List), lobby::seeks),
+        Route::get("/api/challenges", Bucket(Read), challenges::list),
+        // Accepting makes a game: it counts as one.
+        Route::post(
+            "/api/challenges/{id}/accept",
+            Bucket(Create),
+            challenges::accept,
+        ),
+        Route::post(
+            "/api/challenges/{id}/decline",
+            Bucket(Seat),
+            challenges::decline,
+        ),
+        Route::get("/api/account/blocks", Bucket(Read), challenges::blocks),
+        Route::post("/api/users/{name}/block", Bucket(Seat), challenges::block),
+        Route::post(
+            "/api/users/{name}/unblock",
+            Bucket(Seat),
+            challenges::unblock,
+        ),
         Route::get("/api/lobby/live", Bucket(WebSocket), lobby::live),
         Route::get("/api/games/{id}/rating", Bucket(Read), users::game_rating),
         Route::get("/api/games", Bucket(List), games::list_games),
@@ -371,6 +391,9 @@ mod tests {
             (&post, "/api/account/passkey/signin/finish", Account),
             (&post, "/api/account/passkey/add/finish", Account),
             (&post, "/api/account/passkey/remove", Seat),
+            (&post, "/api/challenges/{id}/accept", Create),
+            (&post, "/api/challenges/{id}/decline", Seat),
+            (&post, "/api/users/{name}/block", Seat),
         ] {
             assert_eq!(
                 limit_of(method, path),

@@ -11,11 +11,22 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc};
 
-/// What lobby watchers hear: a seek added (its public JSON) or removed.
+/// What lobby watchers hear: a seek added (its public JSON) or removed;
+/// a challenge offered to account `to` (its public JSON), heard by that
+/// account's sockets only.
 #[derive(Clone, Debug)]
 pub(crate) enum LobbyEvent {
     Added(Arc<str>),
     Removed(String),
+    Challenge { to: String, seek: Arc<str> },
+}
+
+/// What becomes of a seek, for the socket that holds it: a game, or (a
+/// challenge) declined by the one it was offered to.
+#[derive(Clone, Debug)]
+pub(crate) enum SeekNews {
+    Paired(Paired),
+    Declined(String),
 }
 
 /// A seek that became a game, for its seeker's socket.
@@ -43,7 +54,7 @@ impl Paired {
 /// A seek of this instance's sockets.
 pub(crate) struct Mine {
     pub(crate) token: String,
-    pub(crate) socket: mpsc::Sender<Paired>,
+    pub(crate) socket: mpsc::Sender<SeekNews>,
     pub(crate) row: SeekRow,
 }
 

@@ -41,6 +41,8 @@ both!(
     the_pool_is_one_games_entries,
     seeks_not_confirmed_in_time_are_forgotten,
     the_changes_are_announced_on_postgres_only,
+    challenges_are_listed_for_their_two_players_only,
+    blocks_are_kept_once_and_listed_both_ways,
 );
 
 fn seek(id: &str, created: i64) -> SeekRow {
@@ -60,6 +62,7 @@ fn seek(id: &str, created: i64) -> SeekRow {
         instance: "i1".into(),
         created,
         seen: created,
+        to_user: None,
     }
 }
 
@@ -385,6 +388,12 @@ async fn the_changes_are_announced_on_postgres_only(db: Db) {
             game: "g1".into()
         })
     );
+    lobby.announce_declined("s2").await.unwrap();
+    assert_eq!(
+        next(&mut changes).await,
+        Some(Change::Declined { seek: "s2".into() })
+    );
+    assert!(lobby.announce_declined("s 2").await.is_err());
     // Ids that could not travel are refused, and nothing is sent.
     assert!(lobby.announce_paired("s 1", "g1").await.is_err());
     assert!(lobby.announce_paired("s1", "").await.is_err());
@@ -468,4 +477,84 @@ async fn a_postgres_database_before_the_lobby_is_migrated_and_keeps_games_and_ac
     );
     store.lobby().add_seek(seek("s1", 1)).await.unwrap();
     assert_eq!(store.lobby().seek("s1").await.unwrap(), Some(seek("s1", 1)));
+}
+
+async fn challenges_are_listed_for_their_two_players_only(db: Db) {
+    let lobby = db.store.lobby();
+    let challenge = |id: &str, from: &str, to: &str, created| SeekRow {
+        kind: "challenge".into(),
+        user: Some(from.into()),
+        to_user: Some(to.into()),
+        ..seek(id, created)
+    };
+    lobby
+        .add_seek(challenge("c1", "ann", "bob", 3))
+        .await
+        .unwrap();
+    lobby
+        .add_seek(challenge("c2", "bob", "carl", 2))
+        .await
+        .unwrap();
+    lobby.add_seek(seek("s1", 1)).await.unwrap();
+    lobby
+        .add_seek(SeekRow {
+            user: Some("bob".into()),
+            ..seek("s2", 1)
+        })
+        .await
+        .unwrap();
+    let ids = |rows: Vec<SeekRow>| rows.into_iter().map(|r| r.id).collect::<Vec<_>>();
+    // Made or received, oldest first, never an open seek.
+    assert_eq!(ids(lobby.challenges("bob").await.unwrap()), ["c2", "c1"]);
+    assert_eq!(ids(lobby.challenges("ann").await.unwrap()), ["c1"]);
+    assert_eq!(
+        ids(lobby.challenges("dora").await.unwrap()),
+        Vec::<String>::new()
+    );
+    // Listed without the token; read whole by id.
+    assert_eq!(
+        lobby.challenges("ann").await.unwrap(),
+        [listed(challenge("c1", "ann", "bob", 3))]
+    );
+    assert_eq!(
+        lobby.seek("c1").await.unwrap(),
+        Some(challenge("c1", "ann", "bob", 3))
+    );
+    // Not an open seek.
+    assert_eq!(ids(lobby.seeks(10).await.unwrap()), ["s1", "s2"]);
+    assert!(lobby.take_seek("c1").await.unwrap().is_some());
+    assert_eq!(
+        ids(lobby.challenges("ann").await.unwrap()),
+        Vec::<String>::new()
+    );
+}
+
+async fn blocks_are_kept_once_and_listed_both_ways(db: Db) {
+    let accounts = db.store.accounts();
+    accounts.block("ann", "bob", 5).await.unwrap();
+    // Again: nothing changes, the first time stays.
+    accounts.block("ann", "bob", 9).await.unwrap();
+    accounts.block("carl", "ann", 7).await.unwrap();
+    let row = |user: &str, other: &str, created| crate::BlockRow {
+        user: user.into(),
+        other: other.into(),
+        created,
+    };
+    assert_eq!(
+        accounts.blocks("ann").await.unwrap(),
+        [row("ann", "bob", 5), row("carl", "ann", 7)]
+    );
+    assert_eq!(
+        accounts.blocks("bob").await.unwrap(),
+        [row("ann", "bob", 5)]
+    );
+    assert!(accounts.unblock("ann", "bob").await.unwrap());
+    assert!(!accounts.unblock("ann", "bob").await.unwrap());
+    // Only the one who blocks lifts it.
+    assert!(!accounts.unblock("ann", "carl").await.unwrap());
+    assert_eq!(accounts.blocks("bob").await.unwrap(), []);
+    assert_eq!(
+        accounts.blocks("ann").await.unwrap(),
+        [row("carl", "ann", 7)]
+    );
 }

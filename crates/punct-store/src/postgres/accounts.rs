@@ -6,8 +6,9 @@
 use super::{pg_error, Store};
 use crate::accounts::{in_order_of, sides_in_order};
 use crate::{
-    AccountError, AccountStore, ApplyError, BoxFuture, CeremonyRow, HistoryPoint, PasskeyRemoval,
-    PasskeyRow, RatedResult, RatingRow, SessionRow, StatLine, StoreError, TokenRow, UserRow,
+    AccountError, AccountStore, ApplyError, BlockRow, BoxFuture, CeremonyRow, HistoryPoint,
+    PasskeyRemoval, PasskeyRow, RatedResult, RatingRow, SessionRow, StatLine, StoreError, TokenRow,
+    UserRow,
 };
 use tokio_postgres::types::ToSql;
 use tokio_postgres::Row;
@@ -850,6 +851,58 @@ impl AccountStore for Store {
                     drawn: r.try_get(4)?,
                 })
             })
+            .await
+        })
+    }
+
+    fn block<'a>(
+        &'a self,
+        user: &'a str,
+        other: &'a str,
+        at: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            self.change(
+                "INSERT INTO blocks (user_id, other_id, created) VALUES ($1, $2, $3) \
+                 ON CONFLICT DO NOTHING",
+                &[&user, &other, &at],
+            )
+            .await
+            .map(drop)
+        })
+    }
+
+    fn unblock<'a>(
+        &'a self,
+        user: &'a str,
+        other: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            Ok(self
+                .change(
+                    "DELETE FROM blocks WHERE user_id = $1 AND other_id = $2",
+                    &[&user, &other],
+                )
+                .await?
+                > 0)
+        })
+    }
+
+    fn blocks<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<BlockRow>, StoreError>> {
+        Box::pin(async move {
+            self.rows(
+                "SELECT user_id, other_id, created FROM blocks \
+                 WHERE user_id = $1 OR other_id = $1 \
+                 ORDER BY created, user_id COLLATE \"C\", other_id COLLATE \"C\"",
+                &[&user],
+                |r| {
+                    Ok(BlockRow {
+                        user: r.try_get(0)?,
+                        other: r.try_get(1)?,
+                        created: r.try_get(2)?,
+                    })
+                },
+            )
             .await
         })
     }

@@ -13,7 +13,7 @@ use tokio_postgres::Row;
 static ADD: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "WITH added AS (INSERT INTO seeks ({SEEK_COLUMNS}) \
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
            ON CONFLICT (id) DO NOTHING RETURNING id) \
          SELECT pg_notify('{CHANNEL}', 'lobby add ' || id) FROM added"
     )
@@ -79,6 +79,7 @@ fn seek_at(r: &Row) -> Result<SeekRow, tokio_postgres::Error> {
         instance: r.try_get(12)?,
         created: r.try_get(13)?,
         seen: r.try_get(14)?,
+        to_user: r.try_get(15)?,
     })
 }
 
@@ -119,6 +120,7 @@ impl Lobby for Store {
                         &s.instance,
                         &s.created,
                         &s.seen,
+                        &s.to_user,
                     ],
                 )
                 .await
@@ -161,6 +163,23 @@ impl Lobby for Store {
                 .await
                 .map_err(|e| self.lobby_failed(e))?;
             Ok(self.seeks_of(&rows)?.pop())
+        })
+    }
+
+    fn challenges<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<SeekRow>, StoreError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let rows = client
+                .query(
+                    &format!(
+                        "SELECT {LISTED_SEEK_COLUMNS} FROM seeks WHERE kind = 'challenge' \
+                         AND (to_user = $1 OR user_id = $1) ORDER BY created, id COLLATE \"C\""
+                    ),
+                    &[&user],
+                )
+                .await
+                .map_err(|e| self.lobby_failed(e))?;
+            self.seeks_of(&rows)
         })
     }
 
@@ -277,6 +296,19 @@ impl Lobby for Store {
             check_id("game", game)?;
             let client = self.client().await?;
             let payload = format!("lobby paired {seek} {game}");
+            client
+                .execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
+                .await
+                .map(drop)
+                .map_err(|e| self.lobby_failed(e))
+        })
+    }
+
+    fn announce_declined<'a>(&'a self, seek: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            check_id("seek", seek)?;
+            let client = self.client().await?;
+            let payload = format!("lobby declined {seek}");
             client
                 .execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
                 .await

@@ -7,9 +7,9 @@
 use super::{linked, off_the_runtime, write_failed, Answer, Store, Write};
 use crate::accounts::{in_order_of, sides_in_order};
 use crate::{
-    AccountError, AccountStore, ApplyError, BoxFuture, CeremonyRow, HistoryPoint, PasskeyRemoval,
-    PasskeyRow, RatedResult, RatingRow, SaveError, SessionRow, StatLine, StoreError, TokenRow,
-    UserRow,
+    AccountError, AccountStore, ApplyError, BlockRow, BoxFuture, CeremonyRow, HistoryPoint,
+    PasskeyRemoval, PasskeyRow, RatedResult, RatingRow, SaveError, SessionRow, StatLine,
+    StoreError, TokenRow, UserRow,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -63,6 +63,15 @@ pub(crate) enum AccountWrite {
     RemoveToken {
         user: String,
         hash: String,
+    },
+    Block {
+        user: String,
+        other: String,
+        at: i64,
+    },
+    Unblock {
+        user: String,
+        other: String,
     },
     ApplyRating(Box<RatedResult>),
 }
@@ -301,6 +310,17 @@ pub(super) fn apply(conn: &Connection, write: &AccountWrite) -> Answer {
             params![hash, user],
         ),
         AccountWrite::ApplyRating(result) => linked(conn, || apply_rating(conn, result)),
+        AccountWrite::Block { user, other, at } => run(
+            conn,
+            "INSERT INTO blocks (user_id, other_id, created) VALUES (?1, ?2, ?3) \
+             ON CONFLICT DO NOTHING",
+            params![user, other, at],
+        ),
+        AccountWrite::Unblock { user, other } => run(
+            conn,
+            "DELETE FROM blocks WHERE user_id = ?1 AND other_id = ?2",
+            params![user, other],
+        ),
     }
 }
 
@@ -940,6 +960,59 @@ impl AccountStore for Store {
                         drawn: r.get(4)?,
                     })
                 })
+            })
+        })
+    }
+
+    fn block<'a>(
+        &'a self,
+        user: &'a str,
+        other: &'a str,
+        at: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            self.account_write(AccountWrite::Block {
+                user: user.to_string(),
+                other: other.to_string(),
+                at,
+            })
+            .await
+            .map(drop)
+        })
+    }
+
+    fn unblock<'a>(
+        &'a self,
+        user: &'a str,
+        other: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            Ok(self
+                .account_write(AccountWrite::Unblock {
+                    user: user.to_string(),
+                    other: other.to_string(),
+                })
+                .await?
+                > 0)
+        })
+    }
+
+    fn blocks<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<BlockRow>, StoreError>> {
+        Box::pin(async move {
+            self.read(|c| {
+                all(
+                    c,
+                    "SELECT user_id, other_id, created FROM blocks \
+                     WHERE user_id = ?1 OR other_id = ?1 ORDER BY created, user_id, other_id",
+                    params![user],
+                    |r| {
+                        Ok(BlockRow {
+                            user: r.get(0)?,
+                            other: r.get(1)?,
+                            created: r.get(2)?,
+                        })
+                    },
+                )
             })
         })
     }

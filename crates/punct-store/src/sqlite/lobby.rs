@@ -1,4 +1,4 @@
-//! The lobby's seeks (`5.sql`) in the SQLite file: writes go through the
+//! The lobby's seeks (`5.sql`, challenges' `to_user` from `7.sql`) in the SQLite file: writes go through the
 //! writer thread like a game's ([`LobbyWrite`], committed with the batch
 //! and acknowledged after the commit), so the one writer makes each take
 //! whole; reads run off the runtime's threads on the reader's connection.
@@ -55,6 +55,7 @@ fn seek_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<SeekRow> {
         instance: r.get(12)?,
         created: r.get(13)?,
         seen: r.get(14)?,
+        to_user: r.get(15)?,
     })
 }
 
@@ -82,11 +83,11 @@ pub(super) fn apply(conn: &Connection, write: &LobbyWrite) -> Answer {
             conn,
             &format!(
                 "INSERT INTO seeks ({SEEK_COLUMNS}) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
             ),
             params![
                 s.id, s.kind, s.user, s.name, s.bot, s.rating, s.category, s.variant, s.clock,
-                s.rated, s.side, s.token, s.instance, s.created, s.seen
+                s.rated, s.side, s.token, s.instance, s.created, s.seen, s.to_user
             ],
         ),
         LobbyWrite::Remove(id) => run(conn, "DELETE FROM seeks WHERE id = ?1", params![id]),
@@ -206,6 +207,22 @@ impl Lobby for Store {
         })
     }
 
+    fn challenges<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<SeekRow>, StoreError>> {
+        Box::pin(async move {
+            self.read(|c| {
+                all(
+                    c,
+                    &format!(
+                        "SELECT {LISTED_SEEK_COLUMNS} FROM seeks WHERE kind = 'challenge' \
+                         AND (to_user = ?1 OR user_id = ?1) ORDER BY created, id"
+                    ),
+                    params![user],
+                    seek_at,
+                )
+            })
+        })
+    }
+
     fn remove_seek<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move { Ok(self.lobby_write(LobbyWrite::Remove(id.to_string())).await? > 0) })
     }
@@ -289,5 +306,9 @@ impl Lobby for Store {
             check_id("seek", seek)?;
             check_id("game", game)
         })
+    }
+
+    fn announce_declined<'a>(&'a self, seek: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move { check_id("seek", seek) })
     }
 }
