@@ -154,6 +154,10 @@ export const api = {
   leaderboard: (category, signal) => request("GET", `/api/leaderboard/${encodeURIComponent(category)}`, undefined, signal),
   /** {rated: false} or {rated: true, category, white: {rating, change, provisional}|null, black: …}. */
   gameRating: (id) => request("GET", `${game(id)}/rating`),
+  /** {blocks: [{name, since}]}: the players the signed-in account blocks. */
+  blocks: (signal) => request("GET", "/api/account/blocks", undefined, signal),
+  block: (name) => request("POST", `${user(name)}/block`, {}),
+  unblock: (name) => request("POST", `${user(name)}/unblock`, {}),
 };
 
 /**

@@ -10,13 +10,13 @@ import { LobbySocket } from "./api.js";
 import { gameMemory, nameProblem, playerName } from "./dom.js";
 import { t, errorText } from "./i18n.js";
 import { clockText } from "./lists.js";
-import { lobbyView, seekLine } from "./lobbyview.js";
+import { challengeLine, lobbyView, seekLine } from "./lobbyview.js";
 
 /**
  * The lobby's panel: {element, destroy()}. `clocks` and `clockGroups` are
  * the start screen's time controls; `navigate(path)` opens a game.
  */
-export function lobbyPanel({ clocks, clockGroups, navigate }) {
+export function lobbyPanel({ clocks, clockGroups, navigate, challenge = null }) {
   let you = null; // {name} when signed in
   let connected = false;
   let searching = null; // quick pairing: {value, seek, since}
@@ -24,6 +24,8 @@ export function lobbyPanel({ clocks, clockGroups, navigate }) {
   const own = new Set(); // this socket's open seeks
   const pending = new Map(); // request id → what to undo when it fails
   const seeks = new Map(); // id → seek, as listed
+  const challenges = new Map(); // id → {seek, incoming}
+  const sentTo = new Map(); // id → the name, of this page's challenges (kept past their line)
 
   const on = {
     quick(value) {
@@ -50,13 +52,19 @@ export function lobbyPanel({ clocks, clockGroups, navigate }) {
       button.disabled = true;
       pending.set(id, { kind: "cancel", button });
     },
-    create({ clock, variant, side, rated }) {
+    create({ clock, variant, side, rated, to }) {
       const timeControl = clocks.get(clock) || null;
-      const id = send({
-        type: "seek", variant, side, rated: !!you && rated,
-        ...(timeControl ? { clock: timeControl } : {}), ...anonymousName(),
-      });
-      if (id != null) pending.set(id, { kind: "seek" });
+      const settings = { variant, side, rated: !!you && rated, ...(timeControl ? { clock: timeControl } : {}) };
+      const id = send(to
+        ? { type: "challenge", to, ...settings }
+        : { type: "seek", ...settings, ...anonymousName() });
+      if (id != null) pending.set(id, to ? { kind: "challenge", seek: { ...settings, clock: timeControl, to } } : { kind: "seek" });
+    },
+    decline(seek, button) {
+      const id = send({ type: "decline", seek });
+      if (id == null) return;
+      button.disabled = true;
+      pending.set(id, { kind: "decline", button });
     },
   };
   const view = lobbyView({ clocks, clockGroups, on });
@@ -79,6 +87,18 @@ export function lobbyPanel({ clocks, clockGroups, navigate }) {
     if (!searching) return;
     const id = send({ type: "cancel", seek: searching.seek });
     if (id != null) pending.set(id, { kind: "cancel-pool" });
+  }
+
+  function putChallenge(seek, incoming) {
+    challenges.set(seek.id, { seek, incoming });
+    view.putChallenge(seek.id, challengeLine(seek, {
+      incoming, onAccept: on.accept, onDecline: on.decline, onCancel: on.cancel,
+    }));
+  }
+
+  function dropChallenge(id) {
+    challenges.delete(id);
+    view.removeChallenge(id);
   }
 
   const line = (seek) => seekLine(seek, {
@@ -130,6 +150,15 @@ export function lobbyPanel({ clocks, clockGroups, navigate }) {
         seeks.clear();
         for (const s of msg.seeks || []) seeks.set(s.id, s);
         view.setSeeks([...seeks.values()], line);
+        challenges.clear();
+        view.clearChallenges();
+        // Another tab's challenges are listed too: withdrawn with that tab.
+        for (const s of msg.challenges?.incoming || []) putChallenge(s, true);
+        for (const s of msg.challenges?.outgoing || []) putChallenge(s, false);
+        if (challenge && you) {
+          view.challenge(challenge);
+          challenge = null;
+        }
         view.status(t("lobby.status.live"));
         view.enable(connected);
         break;
@@ -139,7 +168,27 @@ export function lobbyPanel({ clocks, clockGroups, navigate }) {
         view.putSeek(msg.seek, line);
         view.enable(connected);
         break;
+      case "challenge":
+        if (msg.seek?.id) {
+          putChallenge(msg.seek, true);
+          view.status(t("lobby.challenge.received", { name: msg.seek.name }));
+        }
+        break;
+      case "declined": {
+        // Its line may be gone already (the "removed" of every socket comes first).
+        const name = sentTo.get(msg.seek) || challenges.get(msg.seek)?.seek.to || "";
+        sentTo.delete(msg.seek);
+        dropChallenge(msg.seek);
+        own.delete(msg.seek);
+        view.say(t("lobby.challenge.declined", { name }));
+        break;
+      }
+      case "declined_ok":
+        pending.delete(msg.id);
+        dropChallenge(msg.seek);
+        break;
       case "removed":
+        dropChallenge(msg.id);
         seeks.delete(msg.id);
         own.delete(msg.id);
         view.removeSeek(msg.id);
@@ -152,6 +201,11 @@ export function lobbyPanel({ clocks, clockGroups, navigate }) {
           searching = { value: was?.value, seek: msg.seek, since: Date.now() };
           view.status(t("lobby.quick.searching_for", { clock: clockText(clocks.get(searching.value)) }));
           drawQuick();
+        } else if (msg.kind === "challenge") {
+          own.add(msg.seek);
+          sentTo.set(msg.seek, was?.seek?.to || "");
+          putChallenge({ id: msg.seek, ...was?.seek, name: you?.name }, false);
+          view.status(t("lobby.challenge.sent", { name: was?.seek?.to || "" }));
         } else {
           own.add(msg.seek);
           const seek = seeks.get(msg.seek);
@@ -169,6 +223,7 @@ export function lobbyPanel({ clocks, clockGroups, navigate }) {
           view.status(t("lobby.status.live"));
         }
         own.delete(msg.seek);
+        dropChallenge(msg.seek);
         if (was?.button) was.button.disabled = false;
         const seek = seeks.get(msg.seek);
         if (seek) view.putSeek(seek, line);

@@ -1,7 +1,8 @@
 // The lobby's parts on the start screen (drawn here, driven by lobby.js):
 // quick pairing by time control, the open seeks (one line each, updated
-// one at a time so focus stays where it is), and the form for a seek of
-// one's own.
+// one at a time so focus stays where it is), the challenges offered to
+// the player and made by them, and the form for a seek of one's own (or,
+// signed in, a challenge to a named player).
 
 import { h, show, tSide, other } from "./dom.js";
 import { clockText } from "./lists.js";
@@ -51,9 +52,47 @@ export function seekLine(seek, { own, ours, onAccept, onCancel }) {
 }
 
 /**
+ * A challenge's line: from whom (incoming: accept, decline) or to whom
+ * (outgoing: withdraw), with its time control, variant, rated or casual
+ * and colour.
+ */
+export function challengeLine(seek, { incoming, onAccept, onDecline, onCancel }) {
+  const who = incoming ? seek.name : seek.to;
+  const side = viewerSide(seek, !incoming);
+  const meta = [clockText(seek.clock), variantName(seek.variant),
+    seek.rated ? t("lobby.seek.rated") : t("lobby.seek.casual")];
+  const button = (testid, text, label, fn, cls) => {
+    const b = h("button", { type: "button", class: cls, "data-testid": testid, "aria-label": label,
+      onclick: () => fn(seek.id, b) }, text);
+    return b;
+  };
+  const actions = incoming
+    ? [button("accept-challenge", t("lobby.challenge.accept"),
+      t("lobby.challenge.accept_label", { name: who, clock: meta[0] }), onAccept, ""),
+    button("decline-challenge", t("lobby.challenge.decline"),
+      t("lobby.challenge.decline_label", { name: who }), onDecline, "small-button")]
+    : [button("cancel-challenge", t("lobby.seek.cancel"),
+      t("lobby.challenge.cancel_label", { name: who }), onCancel, "small-button")];
+  return h("li", { class: "seek-line challenge-line", "data-seek": seek.id,
+    "data-incoming": incoming ? "" : null },
+  h("span", { class: "seek-who" },
+    h("span", { class: "seek-name" }, incoming
+      ? t("lobby.challenge.from", { name: who })
+      : t("lobby.challenge.to", { name: who })),
+    incoming && seek.rating != null && h("span", { class: "seek-rating" }, String(seek.rating))),
+  h("span", { class: "seek-meta" },
+    meta.join(" · "), " · ",
+    h("span", { class: "seek-side" },
+      side && h("span", { class: `swatch ${side}`, "aria-hidden": "true" }),
+      side ? tSide("lobby.seek.you_play", side) : t("lobby.seek.random"))),
+  h("span", { class: "seek-action" }, actions));
+}
+
+/**
  * The lobby's panel. `clocks`: the start screen's time controls (value →
  * clock), `clockGroups()`: its picker's groups; `on`: {quick(value),
- * cancelPool(), accept(id, button), cancel(id, button), create(settings)}.
+ * cancelPool(), accept(id, button), cancel(id, button), decline(id,
+ * button), create(settings)}.
  */
 export function lobbyView({ clocks, clockGroups, on }) {
   const status = h("p", { class: "small lobby-status", "data-testid": "lobby-status", role: "status" },
@@ -81,6 +120,13 @@ export function lobbyView({ clocks, clockGroups, on }) {
   const empty = h("li", { class: "small empty", "data-testid": "lobby-empty" }, t("lobby.seeks.none"));
   const lines = new Map(); // seek id → its li
 
+  // Challenges, offered to the player or made by them.
+  const challengeList = h("ul", { class: "seek-list", "data-testid": "lobby-challenges",
+    "aria-labelledby": "lobby-challenges-title" });
+  const challengeBox = h("div", { class: "lobby-challenges", hidden: true },
+    h("h3", { id: "lobby-challenges-title" }, t("lobby.challenge.title")), challengeList);
+  const challenges = new Map(); // id → its li
+
   // A seek of one's own.
   const option = (value, label) => h("option", { value }, label);
   const clockOption = (v) => option(v, v === "none" ? t("start.clock.none") : clockText(clocks.get(v)));
@@ -99,6 +145,13 @@ export function lobbyView({ clocks, clockGroups, on }) {
   const ratedBox = h("div", { class: "seek-rated", hidden: true },
     h("label", { class: "check" }, rated, ` ${t("lobby.create.rated")}`), ratedHelp);
   const createButton = h("button", { type: "submit", "data-testid": "seek-create" }, t("lobby.create.button"));
+  const opponent = h("input", { type: "text", "data-testid": "seek-opponent", maxlength: "20", autocomplete: "off",
+    spellcheck: "false", placeholder: t("lobby.challenge.to_placeholder") });
+  const opponentBox = h("label", { class: "seek-opponent", hidden: true },
+    `${t("lobby.challenge.to_label")} `, opponent);
+  opponent.addEventListener("input", () => {
+    createButton.textContent = opponent.value.trim() ? t("lobby.challenge.button") : t("lobby.create.button");
+  });
   let signedIn = false;
   const updateRated = () => {
     rated.disabled = !signedIn || clock.value === "none";
@@ -108,16 +161,18 @@ export function lobbyView({ clocks, clockGroups, on }) {
   const label = (text, field) => h("label", {}, `${text} `, field);
   const form = h("form", { class: "seek-form", "data-testid": "seek-form", "aria-labelledby": "lobby-create-title" },
     label(t("start.clock.label"), clock), label(t("start.variant.label"), variant),
-    label(t("lobby.create.colour"), colour), ratedBox, h("p", {}, createButton));
+    label(t("lobby.create.colour"), colour), ratedBox, opponentBox, h("p", {}, createButton));
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    on.create({ clock: clock.value, variant: variant.value, side: colour.value, rated: rated.checked });
+    const to = signedIn ? opponent.value.trim() : "";
+    on.create({ clock: clock.value, variant: variant.value, side: colour.value, rated: rated.checked,
+      ...(to ? { to } : {}) });
   });
 
   const element = h("section", { class: "panel lobby", "data-testid": "lobby", "aria-labelledby": "lobby-title" },
     h("h2", { id: "lobby-title" }, t("lobby.title")),
     h("p", { class: "small" }, t("lobby.intro")),
-    status, message,
+    status, message, challengeBox,
     h("div", { class: "lobby-parts" },
       h("div", { class: "lobby-quick" },
         h("h3", {}, t("lobby.quick.title")), note, quickList, h("p", {}, cancelPool)),
@@ -167,6 +222,34 @@ export function lobbyView({ clocks, clockGroups, on }) {
       lines.delete(id);
       countNow();
     },
+    /** Adds or redraws a challenge's line. */
+    putChallenge(id, li) {
+      const old = challenges.get(id);
+      if (old) old.replaceWith(li);
+      else challengeList.append(li);
+      challenges.set(id, li);
+      show(challengeBox, true);
+    },
+    removeChallenge(id) {
+      const li = challenges.get(id);
+      if (!li) return;
+      if (li.contains(document.activeElement)) (quick.get(QUICK[0])).focus();
+      li.remove();
+      challenges.delete(id);
+      show(challengeBox, challenges.size > 0);
+    },
+    clearChallenges() {
+      challenges.clear();
+      challengeList.replaceChildren();
+      show(challengeBox, false);
+    },
+    /** The form set to challenge `name` (from a profile's "Challenge"). */
+    challenge(name) {
+      opponent.value = name;
+      createButton.textContent = t("lobby.challenge.button");
+      form.scrollIntoView({ block: "nearest" });
+      createButton.focus();
+    },
     status(text) {
       status.textContent = text;
     },
@@ -178,6 +261,7 @@ export function lobbyView({ clocks, clockGroups, on }) {
       signedIn = !!name;
       note.textContent = name ? t("lobby.quick.rated", { name }) : t("lobby.quick.casual");
       show(ratedBox, signedIn);
+      show(opponentBox, signedIn);
       updateRated();
     },
     /**
@@ -201,6 +285,7 @@ export function lobbyView({ clocks, clockGroups, on }) {
     enable(connected) {
       createButton.disabled = !connected;
       for (const b of list.querySelectorAll("button")) b.disabled = !connected;
+      for (const b of challengeList.querySelectorAll("button")) b.disabled = !connected;
     },
   };
 }

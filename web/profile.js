@@ -63,6 +63,40 @@ export function profileScreen(root, navigate, name) {
     page.dataset.status = "ready";
   }
 
+  /** Challenge (the start screen's lobby, set to challenge them) and block or unblock. */
+  function playerActions(user) {
+    const note = h("p", { class: "small", "data-testid": "profile-blocked", role: "status" });
+    const blockButton = h("button", { type: "button", class: "small-button", "data-testid": "profile-block" });
+    const challenge = h("a", { class: "button", "data-testid": "profile-challenge", "data-nav": "",
+      href: `/?challenge=${encodeURIComponent(user.name)}` }, t("profile.challenge"));
+    let blocked = false;
+    const drawBlock = () => {
+      blockButton.textContent = blocked ? t("profile.unblock") : t("profile.block");
+      blockButton.setAttribute("aria-pressed", blocked ? "true" : "false");
+      note.textContent = blocked ? t("profile.blocked", { name: user.name }) : "";
+      challenge.hidden = blocked;
+    };
+    blockButton.addEventListener("click", async () => {
+      blockButton.disabled = true;
+      try {
+        const answer = await (blocked ? api.unblock(user.name) : api.block(user.name));
+        blocked = answer.blocked;
+      } catch (e) {
+        note.textContent = errorText(e);
+        return;
+      } finally {
+        blockButton.disabled = false;
+      }
+      drawBlock();
+    });
+    ask("blocks", (signal) => api.blocks(signal)).then((answer) => {
+      blocked = (answer.blocks || []).some((b) => b.name === user.name);
+      drawBlock();
+    }).catch(() => drawBlock());
+    drawBlock();
+    return h("div", { class: "profile-actions" }, h("p", {}, challenge, " ", blockButton), note);
+  }
+
   function draw(user) {
     const badges = [];
     if (user.bot) badges.push(h("span", { class: "badge bot", "data-testid": "profile-bot" }, t("profile.bot")));
@@ -72,7 +106,8 @@ export function profileScreen(root, navigate, name) {
     const head = h("section", { class: "panel profile-head" },
       h("h1", { "data-testid": "profile-name" }, h("span", { class: "profile-name" }, user.name), badges),
       h("p", { class: "small", "data-testid": "profile-facts" }, facts.join(" · ")),
-      mine ? h("p", {}, h("a", { href: "/account", "data-nav": "" }, t("profile.your_account"))) : null);
+      mine ? h("p", {}, h("a", { href: "/account", "data-nav": "" }, t("profile.your_account"))) : null,
+      !mine && session.user && !user.deleted && !user.bot ? playerActions(user) : null);
     page.replaceChildren(head,
       h("div", { class: "profile-main" },
         h("div", { class: "profile-col" }, ratingsSection(user.ratings || []), gamesSection()),

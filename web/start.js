@@ -189,7 +189,11 @@ export function startScreen(root, navigate) {
   });
 
   const lists = gameLists();
-  const lobby = lobbyPanel({ clocks: CLOCK_OF, clockGroups, navigate: (path) => { if (!closed) navigate(path); } });
+  // "/?challenge=NAME" (a profile's Challenge): the lobby's form set to challenge them.
+  const challenge = new URLSearchParams(window.location.search).get("challenge");
+  const lobby = lobbyPanel({
+    clocks: CLOCK_OF, clockGroups, challenge, navigate: (path) => { if (!closed) navigate(path); },
+  });
 
   // A label: its words, then the field (a space between them).
   const label = (attrs, text, ...fields) => h("label", attrs, `${text} `, ...fields);

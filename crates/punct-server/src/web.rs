@@ -87,3 +87,48 @@ pub fn file(name: &str) -> Option<(&'static str, &'static [u8])> {
 pub fn index() -> &'static [u8] {
     file("index.html").expect("index.html is built in").1
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every block of the style sheet is closed where it should be: a
+    /// brace left open (a merge once dropped one) puts every later rule
+    /// inside a media query that normally does not apply, silently.
+    #[test]
+    fn the_style_sheets_blocks_are_balanced() {
+        let mut depth: i32 = 0;
+        let mut line = 1;
+        let css = super::FILES
+            .iter()
+            .find(|(name, _, _)| *name == "style.css")
+            .map(|(_, _, bytes)| std::str::from_utf8(bytes).expect("UTF-8"))
+            .expect("style.css is embedded");
+        let mut chars = css.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\n' => line += 1,
+                '/' if chars.peek() == Some(&'*') => {
+                    // A comment, to its end.
+                    let mut last = ' ';
+                    for c in chars.by_ref() {
+                        if c == '\n' {
+                            line += 1;
+                        }
+                        if last == '*' && c == '/' {
+                            break;
+                        }
+                        last = c;
+                    }
+                }
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+            assert!(depth >= 0, "style.css line {line}: a `}}` closes nothing");
+            assert!(
+                depth <= 2,
+                "style.css line {line}: a block three deep (an unclosed one above?)"
+            );
+        }
+        assert_eq!(depth, 0, "style.css: {depth} block(s) never closed");
+    }
+}
