@@ -181,7 +181,8 @@ for n in 1 2; do
     done
     addr=$(sed -n 's|^PÜNCT server: open http://\(.*\)/$|\1|p' "$tmp/punct$n.out")
     [ -n "$addr" ] || fail "punct serve (instance $n) did not start" "$tmp/punct$n.out" "$tmp/punct$n.err"
-    [ "${addr%:*}" = 127.0.0.1 ] || fail "instance $n listens on $addr, not on loopback"
+    # A loopback bind is printed as the name the page is opened by.
+    [ "${addr%:*}" = localhost ] || fail "instance $n listens on $addr, not on loopback"
     instances+=("${addr##*:}:$pid")
 done
 p1=${instances[0]%%:*}

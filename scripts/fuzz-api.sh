@@ -75,7 +75,8 @@ fuzz() {
         > "$log" 2>&1 &
     server=$!
     for _ in $(seq 100); do
-        url=$(sed -n 's|.*open \(http://127.0.0.1:[0-9]*\)/.*|\1|p' "$log" | head -n 1)
+        # It prints http://localhost:PORT/ (the page's name); the fuzzer asks the address.
+        url=$(sed -n 's|.*open http://localhost:\([0-9]*\)/.*|http://127.0.0.1:\1|p' "$log" | head -n 1)
         [ -n "$url" ] && break
         kill -0 "$server" 2> /dev/null || break
         sleep 0.1

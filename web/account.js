@@ -2,36 +2,23 @@
 // a member, a link to their profile and a download of all their games;
 // the games this browser played signed out, added to the account on
 // request; the sessions signed in (this device marked), signing out here
-// or everywhere else; changing the password (the other sessions end);
-// deleting the account, confirmed by typing its name and giving the
-// password. Signed out, it offers to sign in or to create an account.
+// or everywhere else; the passkeys (passkeys.js: added, removed, never
+// the last way in); changing the password (the other sessions end), or
+// setting a first one for an account made with a passkey; deleting the
+// account, confirmed by typing its name and giving the password, or a
+// passkey when it has none. Signed out, it offers to sign in or to create
+// an account.
 
 import { api } from "./api.js";
 import { h, gameMemory } from "./dom.js";
 import { t, dateText } from "./i18n.js";
 import { session } from "./session.js";
 import { siteNav, profileHref } from "./nav.js";
-import { field, formMessage, showPassword, accountError, fieldOf } from "./forms.js";
+import { field, formMessage, showPassword, accountError, fieldOf, agentText } from "./forms.js";
 import { passwordRules } from "./signin.js";
+import { passkeysSection, passkeyProof, passkeyFailure, whyNoPasskeys, waitingText } from "./passkeys.js";
 
 const DAY_TIME = { dateStyle: "medium", timeStyle: "short" };
-
-/** A browser's User-Agent in a few words: "Firefox on Windows" (else the text itself, cut short). */
-export function agentText(agent) {
-  const ua = String(agent || "");
-  if (!ua) return t("account.sessions.unknown_agent");
-  const browser = [
-    [/Edg(e|A|iOS)?\//, "Edge"], [/OPR\/|Opera/, "Opera"], [/Firefox\/|FxiOS/, "Firefox"],
-    [/SamsungBrowser/, "Samsung Internet"], [/Chrom(e|ium)\/|CriOS/, "Chrome"], [/Safari\//, "Safari"],
-  ].find(([re]) => re.test(ua));
-  const os = [
-    [/Android/, "Android"], [/iPhone|iPad|iPod/, "iOS"], [/Windows/, "Windows"],
-    [/Mac OS X|Macintosh/, "macOS"], [/CrOS/, "ChromeOS"], [/Linux/, "Linux"],
-  ].find(([re]) => re.test(ua));
-  if (browser && os) return t("account.sessions.agent", { browser: browser[1], os: os[1] });
-  if (browser) return browser[1];
-  return ua.length > 60 ? `${ua.slice(0, 59)}…` : ua;
-}
 
 /**
  * The games of this browser already offered to account `user` (a set of
@@ -60,6 +47,7 @@ function attachedMemory(user, add = null) {
 export function accountScreen(root, navigate) {
   let closed = false;
   let loaded = null; // GET /api/account's answer while signed in
+  let passkeyNote = null; // {text, kind} to say in the passkeys' section once drawn again
   const page = h("div", { class: "account-page", "data-testid": "account" });
   root.replaceChildren(siteNav("account"), page);
   const notice = formMessage("account-notice");
@@ -76,12 +64,13 @@ export function accountScreen(root, navigate) {
         h("a", { href: "/signup?next=%2Faccount", "data-nav": "", class: "button" }, t("account.signup.link")))));
   }
 
-  async function load() {
+  /** quiet: the screen stays as it is until the answer is drawn (no "Loading…"). */
+  async function load({ quiet = false } = {}) {
     if (!session.user) {
       signedOut();
       return;
     }
-    page.replaceChildren(h("p", { class: "small" }, t("account.loading")));
+    if (!quiet) page.replaceChildren(h("p", { class: "small" }, t("account.loading")));
     let answer;
     try {
       answer = await api.account();
@@ -100,6 +89,9 @@ export function accountScreen(root, navigate) {
 
   function draw() {
     const user = loaded.user;
+    const passkeys = loaded.passkeys || [];
+    const note = passkeyNote;
+    passkeyNote = null;
     page.replaceChildren(...[
       h("section", { class: "panel account-panel account-head" },
         h("h1", { "data-testid": "account-name" }, user.name,
@@ -111,11 +103,19 @@ export function accountScreen(root, navigate) {
         notice.el),
       seatsSection(user),
       sessionsSection(loaded.sessions || []),
-      // Without a password (a bot's account) nothing here can be confirmed.
-      user.password === false
+      passkeysSection({ passkeys, site: loaded.passkey_site, note, refresh: refreshPasskeys, closed: () => closed }),
+      // Without a password or a passkey (a bot's account) nothing here can be confirmed.
+      user.password === false && !passkeys.length
         ? h("section", { class: "panel account-panel" }, h("p", { class: "small", "data-testid": "no-password" }, t("account.no_password")))
         : [passwordSection(user), deleteSection(user)],
     ].flat().filter(Boolean));
+  }
+
+  /** After a passkey was added or removed: the account again, `note` said in the passkeys' section. */
+  async function refreshPasskeys(note) {
+    passkeyNote = note;
+    await load({ quiet: true });
+    if (!closed) page.querySelector('[data-testid="passkeys-status"]')?.focus();
   }
 
   /**
@@ -213,7 +213,8 @@ export function accountScreen(root, navigate) {
       type: "password", name: "new-password", autocomplete: "new-password", "data-testid": "password-new",
     }, passwordRules());
     const message = formMessage("password-message");
-    const submit = h("button", { type: "submit", "data-testid": "password-submit" }, t("account.password.change"));
+    const first = user.password === false; // made with a passkey: a first password, no current one
+    const submit = h("button", { type: "submit", "data-testid": "password-submit" }, t(first ? "account.password.first_button" : "account.password.change"));
     const form = h("form", { class: "account-form", novalidate: true },
       username, current && current.el, fresh.el,
       showPassword([current, fresh].filter(Boolean).map((f) => f.input)),
@@ -238,7 +239,7 @@ export function accountScreen(root, navigate) {
       try {
         const { ended } = await api.changePassword(current ? current.input.value : null, fresh.input.value);
         if (closed) return;
-        notice.say(t("account.password.changed", { count: ended ?? 0 }), "ok");
+        notice.say(t(first ? "account.password.set" : "account.password.changed", { count: ended ?? 0 }), "ok");
         await load(); // the list of sessions is shorter now
         page.querySelector('[data-testid="account-notice"]')?.focus();
       } catch (err) {
@@ -259,32 +260,38 @@ export function accountScreen(root, navigate) {
       }
     });
     return h("section", { class: "panel account-panel", "aria-labelledby": "password-title" },
-      h("h2", { id: "password-title" }, t("account.password.title")),
-      h("p", { class: "small" }, t("account.password.about")),
+      h("h2", { id: "password-title" }, t(first ? "account.password.first_title" : "account.password.title")),
+      h("p", { class: "small" }, t(first ? "account.password.first_about" : "account.password.about")),
       form);
   }
 
   function deleteSection(user) {
+    // Without a password the account is confirmed by one of its passkeys (a fresh sign-in with it).
+    const byPasskey = user.password === false;
+    const blocked = byPasskey ? whyNoPasskeys(loaded.passkey_site, "delete-passkey-unavailable") : null;
     const confirm = field(t("account.delete.confirm", { name: user.name }), {
       name: "confirm-name", autocomplete: "off", "data-testid": "delete-confirm",
     });
-    const password = user.password === false ? null : field(t("account.password.label"), {
+    const password = byPasskey ? null : field(t("account.password.label"), {
       type: "password", name: "delete-password", autocomplete: "current-password", "data-testid": "delete-password",
     });
     const message = formMessage("delete-message");
     const submit = h("button", { type: "submit", class: "danger", "data-testid": "delete-submit", disabled: true }, t("account.delete.button"));
-    const ready = () => confirm.input.value.trim() === user.name && (!password || password.input.value !== "");
+    const ready = () => !blocked && confirm.input.value.trim() === user.name && (!password || password.input.value !== "");
     for (const f of [confirm, password].filter(Boolean)) f.input.addEventListener("input", () => { submit.disabled = !ready(); });
-    const form = h("form", { class: "account-form", novalidate: true }, confirm.el, password && password.el, message.el,
+    const form = h("form", { class: "account-form", novalidate: true }, confirm.el, password && password.el,
+      byPasskey ? blocked || h("p", { class: "small", "data-testid": "delete-by-passkey" }, t("account.delete.with_passkey")) : null,
+      message.el,
       h("div", { class: "row buttons" }, submit));
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       if (!ready()) return;
       password?.clear();
-      message.say("");
+      message.say(byPasskey ? waitingText() : "", "info");
       submit.disabled = true;
       try {
-        await api.deleteAccount(password ? password.input.value : null);
+        if (byPasskey) await api.deleteAccountWithPasskey(await passkeyProof());
+        else await api.deleteAccount(password.input.value);
         if (closed) return;
         loaded = null; // said here, not as a plain sign-out
         session.set(null);
@@ -292,12 +299,13 @@ export function accountScreen(root, navigate) {
         page.querySelector("h1")?.focus();
       } catch (err) {
         if (closed) return;
-        const text = accountError(err);
+        const [text, kind] = passkeyFailure(err);
         if (password && fieldOf(err.code) === "current") {
+          message.say("");
           password.error(text);
           password.input.focus();
         } else {
-          message.say(text);
+          message.say(text, kind);
         }
         submit.disabled = !ready();
       }

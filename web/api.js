@@ -129,7 +129,11 @@ export const api = {
   tryPuzzle: (id, moves) => request("POST", `${puzzle(id)}/try`, { moves }),
   // Accounts: the session is an HttpOnly cookie the browser sends itself
   // (and, on every POST, the Origin header the server checks).
-  /** {user: null} signed out, else {user: {id, name, created, bot, password}, sessions: […]}. */
+  /**
+   * {user: null, passkey_site} signed out, else {user: {id, name, created,
+   * bot, password}, sessions: […], passkeys: [{id, name, created, used}],
+   * passkey_site}; passkey_site: {ok: true, id} or {ok: false, code, message}.
+   */
   account: () => request("GET", "/api/account"),
   signUp: (name, password) => request("POST", "/api/account/signup", { name, password }),
   signIn: (name, password) => request("POST", "/api/account/signin", { name, password }),
@@ -144,6 +148,23 @@ export const api = {
   /** Every game of the signed-in account as one record file (a download). */
   accountRecordsUrl: "/api/account/games",
   deleteAccount: (password) => request("POST", "/api/account/delete", password == null ? {} : { password }),
+  /** Deletes a passkey-only account, confirmed by a fresh passkey sign-in's {ceremony, credential}. */
+  deleteAccountWithPasskey: (proof) => request("POST", "/api/account/delete", { passkey: proof }),
+  // Passkeys: each ceremony is a start ({ceremony, options} for webauthn.js)
+  // and a finish with the browser's credential.
+  passkeySignUpStart: (name) => request("POST", "/api/account/passkey/signup/start", { name }),
+  /** 201 {user}, signed in: a new account with this passkey and no password. */
+  passkeySignUpFinish: (ceremony, credential, label) =>
+    request("POST", "/api/account/passkey/signup/finish", { ceremony, credential, ...(label ? { label } : {}) }),
+  passkeySignInStart: () => request("POST", "/api/account/passkey/signin/start", {}),
+  /** {user}, signed in as the account whose passkey answered. */
+  passkeySignInFinish: (ceremony, credential) => request("POST", "/api/account/passkey/signin/finish", { ceremony, credential }),
+  passkeyAddStart: () => request("POST", "/api/account/passkey/add/start", {}),
+  /** 201 {passkey: {id, name, created, used}}. */
+  passkeyAddFinish: (ceremony, credential, label) =>
+    request("POST", "/api/account/passkey/add/finish", { ceremony, credential, ...(label ? { label } : {}) }),
+  /** {removed: true}; 409 last_sign_in for the account's last way to sign in. */
+  removePasskey: (id) => request("POST", "/api/account/passkey/remove", { id }),
   // Players, their games and ratings.
   user: (name, signal) => request("GET", user(name), undefined, signal),
   /** filters: status, side, rated, variant, result; offset, limit → {games, offset, more}. */

@@ -1,8 +1,10 @@
-// The account screens' forms (signin.js, account.js): a labelled field
-// with its rules and its error beside it (tied by aria-describedby), a
-// form's own message, "show the password", and where a server error's
-// code belongs: a user name's under the name, a password's under the
-// password, the rest (a wrong sign-in, too many tries) above the button.
+// The account screens' forms (signin.js, account.js, passkeys.js): a
+// labelled field with its rules and its error beside it (tied by
+// aria-describedby), a form's own message, "show the password", where a
+// server error's code belongs: a user name's under the name, a
+// password's under the password, the rest (a wrong sign-in, too many
+// tries) above the button; and a browser in a few words (a session's, a
+// new passkey's label).
 
 import { h } from "./dom.js";
 import { t, errorText } from "./i18n.js";
@@ -87,4 +89,21 @@ export function fieldOf(code) {
   if (code.startsWith("password_")) return "password";
   if (code === "wrong_password") return "current";
   return null;
+}
+
+/** A browser's User-Agent in a few words: "Firefox on Windows" (else the text itself, cut short). */
+export function agentText(agent) {
+  const ua = String(agent || "");
+  if (!ua) return t("account.sessions.unknown_agent");
+  const browser = [
+    [/Edg(e|A|iOS)?\//, "Edge"], [/OPR\/|Opera/, "Opera"], [/Firefox\/|FxiOS/, "Firefox"],
+    [/SamsungBrowser/, "Samsung Internet"], [/Chrom(e|ium)\/|CriOS/, "Chrome"], [/Safari\//, "Safari"],
+  ].find(([re]) => re.test(ua));
+  const os = [
+    [/Android/, "Android"], [/iPhone|iPad|iPod/, "iOS"], [/Windows/, "Windows"],
+    [/Mac OS X|Macintosh/, "macOS"], [/CrOS/, "ChromeOS"], [/Linux/, "Linux"],
+  ].find(([re]) => re.test(ua));
+  if (browser && os) return t("account.sessions.agent", { browser: browser[1], os: os[1] });
+  if (browser) return browser[1];
+  return ua.length > 60 ? `${ua.slice(0, 59)}…` : ua;
 }

@@ -2,8 +2,11 @@
 // a password, the rules beside the fields when creating an account, each
 // refusal of the server said beside the field it is about (a name taken,
 // a password too short) or above the button (a wrong name or password,
-// too many tries and when to try again). Signed in, the page goes on to
-// `next` (the screen the header's "Sign in" was clicked on) or home.
+// too many tries and when to try again); beside them a passkey (the
+// typed name and a new passkey instead of a password, or signing in with
+// a passkey and no name typed), or why this page offers none. Signed in,
+// the page goes on to `next` (the screen the header's "Sign in" was
+// clicked on) or home.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -11,6 +14,7 @@ import { t, num } from "./i18n.js";
 import { session } from "./session.js";
 import { siteNav, profileHref } from "./nav.js";
 import { field, formMessage, showPassword, accountError, fieldOf } from "./forms.js";
+import { signInWithPasskey, signUpWithPasskey, whyNoPasskeys, passkeyFailure, waitingText } from "./passkeys.js";
 
 /** The rules of docs/API.md for user names and passwords, as the page words them. */
 export const NAME_MIN = 2;
@@ -71,8 +75,61 @@ export function signInScreen(root, navigate, { signup = false, next = null } = {
       showPassword([password.input]),
       message.el,
       h("div", { class: "row buttons" }, submit),
+      passkeyPart(),
       other);
     heading.id = "account-form-title";
+
+    /**
+     * The passkey beside the password: signing in with one (no name
+     * typed), or creating the account with the name typed above and a
+     * new passkey; or, where this page cannot, why not.
+     */
+    function passkeyPart() {
+      const blocked = whyNoPasskeys(session.passkeySite);
+      const said = formMessage("passkey-message");
+      const button = blocked ? null : h("button", { type: "button", class: "passkey-button", "data-testid": `${mode}-passkey` },
+        t(signup ? "passkey.signup.button" : "passkey.signin.button"));
+      button?.addEventListener("click", async () => {
+        name.clear();
+        password.clear();
+        message.say("");
+        const n = name.input.value.trim();
+        if (signup && !n) {
+          name.error(t("account.name.empty"));
+          name.input.focus();
+          return;
+        }
+        button.disabled = true;
+        submit.disabled = true;
+        said.say(waitingText(), "info");
+        try {
+          const user = await (signup ? signUpWithPasskey(n) : signInWithPasskey());
+          if (closed) return;
+          session.set(user);
+          navigate(next || "/");
+        } catch (err) {
+          if (closed) return;
+          if (signup && fieldOf(err.code) === "name") {
+            said.say("");
+            name.error(accountError(err));
+            name.input.focus();
+          } else {
+            said.say(...passkeyFailure(err));
+            button.focus();
+          }
+        } finally {
+          if (!closed) {
+            button.disabled = false;
+            submit.disabled = false;
+          }
+        }
+      });
+      return h("div", { class: "passkey-part", "data-testid": "passkey-part" },
+        blocked ? null : h("p", { class: "or-line", "aria-hidden": "true" }, h("span", {}, t("passkey.or"))),
+        signup && !blocked ? h("p", { class: "small" }, t("passkey.signup.about")) : null,
+        blocked || h("div", { class: "row buttons" }, button),
+        said.el);
+    }
 
     el.addEventListener("submit", async (e) => {
       e.preventDefault();

@@ -33,7 +33,9 @@ function postgresDatabase(dataDir) {
 /**
  * Starts `punct serve --port 0 --data-dir <fresh temp dir> --ai-movetime 50`
  * (plus `args`; with PUNCT_TEST_BACKEND=postgres, on a fresh PostgreSQL
- * database) and resolves once it prints its address. Returns {url, api, stop}.
+ * database) and resolves once it prints its address. Returns {url, siteUrl,
+ * api, stop}: `url` is http://127.0.0.1:PORT, `siteUrl` the address it
+ * prints, http://localhost:PORT (where the page may use passkeys).
  */
 export async function startServer({ aiMovetime = 50, startTimeoutMs = 20000, args = [] } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'punct-e2e-'));
@@ -50,7 +52,7 @@ export async function startServer({ aiMovetime = 50, startTimeoutMs = 20000, arg
   proc.stderr.setEncoding('utf8');
   let log = '';
   proc.stderr.on('data', (d) => { log += d; });
-  const url = await new Promise((resolve, reject) => {
+  const printed = await new Promise((resolve, reject) => {
     const fail = (e) => { rmSync(dataDir, { recursive: true, force: true }); reject(e); };
     let out = '';
     const timer = setTimeout(() => {
@@ -65,6 +67,10 @@ export async function startServer({ aiMovetime = 50, startTimeoutMs = 20000, arg
       if (m) { clearTimeout(timer); resolve(m[1]); }
     });
   });
+  // It prints http://localhost:PORT (the name passkeys need); the tests
+  // open http://127.0.0.1:PORT unless they need the name (`siteUrl`).
+  const siteUrl = printed;
+  const url = `http://127.0.0.1:${new URL(printed).port}`;
   proc.removeAllListeners('exit');
   proc.stdout.resume();
   // never leave a server behind, even when the test process is ended early
@@ -84,7 +90,7 @@ export async function startServer({ aiMovetime = 50, startTimeoutMs = 20000, arg
     process.removeListener('exit', killNow);
     rmSync(dataDir, { recursive: true, force: true });
   };
-  return { url, dataDir, proc, api: new Api(url), stop, log: () => log };
+  return { url, siteUrl, dataDir, proc, api: new Api(url), stop, log: () => log };
 }
 
 export class ApiError extends Error {

@@ -9,14 +9,17 @@
 // account with its profile); the profile (its rating chart, results,
 // games playing now and the games list with filters and pages) at
 // 1366 × 768 and 390 × 844; the leaderboard's tabs and its empty state;
-// axe on every account screen in the four languages; and a request with
-// the session cookie from another origin, or none, refused.
+// axe on every account screen in the four languages (by 127.0.0.1, which
+// says why it offers no passkey, and by name: the passkey buttons, an
+// account with two passkeys); and a request with the session cookie from
+// another origin, or none, refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, allowRefusedRequest } from '../lib/browser.mjs';
 import { axeViolations, serious, describeViolations } from '../lib/axe.mjs';
 import { loadCatalogues, tr, isText } from '../lib/i18n.mjs';
 import { DESKTOP, PHONE, overflow } from '../lib/learn.mjs';
+import { addDevice, swapDevice, signUpWithPasskey, addPasskeyHere } from '../lib/passkeys.mjs';
 
 const PREFIX = 'accounts';
 // Every test signs up and in from 127.0.0.1: the per-client limit on
@@ -470,15 +473,29 @@ test('axe finds no serious or critical violation on the account screens, in ever
     ];
     const out = await open('axe-out');
     const signedOut = [
-      ['signin', '/signin', tid('signin-name')],
-      ['signup', '/signup', tid('signup-name')],
+      ['signin', '/signin', tid('passkey-unavailable')],
+      ['signup', '/signup', tid('passkey-unavailable')],
       ['account-out', '/account', tid('account-signed-out')],
+    ];
+    // By name (http://localhost:PORT): passkeys offered, and an account with two.
+    const { siteUrl } = env.server;
+    const keys = await open('axe-passkeys');
+    const device = await addDevice(keys);
+    await signUpWithPasskey(keys, siteUrl, 'Gil');
+    await keys.goto(`${siteUrl}/account`);
+    await swapDevice(keys, device);
+    await addPasskeyHere(keys, 'Phone', 2);
+    const withPasskeys = [['account-passkeys', '/account', `${tid('passkey-list')}[data-count="2"]`]];
+    const keysOut = await open('axe-passkeys-out');
+    const offered = [
+      ['signin-passkey', '/signin', tid('signin-passkey')],
+      ['signup-passkey', '/signup', tid('signup-passkey')],
     ];
     const failures = [];
     for (const lang of LANGS) {
-      for (const [p, list] of [[page, screens], [out, signedOut]]) {
+      for (const [p, base, list] of [[page, url, screens], [out, url, signedOut], [keys, siteUrl, withPasskeys], [keysOut, siteUrl, offered]]) {
         for (const [name, path, ready] of list) {
-          await p.goto(`${url}${path}?lang=${lang}`);
+          await p.goto(`${base}${path}?lang=${lang}`);
           await p.locator(ready).first().waitFor();
           await p.waitForFunction((l) => document.documentElement.lang === l, lang);
           if (name === 'signup') {

@@ -2,7 +2,7 @@
 
 use crate::{bad_input, failed, Failure};
 use clap::{Args, ValueEnum};
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -253,7 +253,7 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.allowed_origins = args.allowed_origins;
     punct_server::run(config, |addr| {
         // Tests and scripts read the first line to find the port.
-        println!("PÜNCT server: open http://{addr}/");
+        println!("PÜNCT server: open {}", page_url(addr));
         println!("games are kept in {}", location.describe());
         println!("stop with Ctrl-C");
     })
@@ -264,4 +264,34 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
             failed(e)
         }
     })
+}
+
+/// The address to open the page at: `localhost` for a loopback address
+/// (passkeys belong to a site name, never an IP address, so a page
+/// opened as `http://127.0.0.1:PORT` could not use them), else the
+/// address listened on.
+fn page_url(addr: SocketAddr) -> String {
+    if addr.ip().is_loopback() {
+        format!("http://localhost:{}/", addr.port())
+    } else {
+        format!("http://{addr}/")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page_url;
+
+    #[test]
+    fn a_loopback_address_is_opened_by_the_name_localhost() {
+        for (addr, url) in [
+            ("127.0.0.1:8080", "http://localhost:8080/"),
+            ("127.0.0.2:9", "http://localhost:9/"),
+            ("[::1]:8080", "http://localhost:8080/"),
+            ("0.0.0.0:8080", "http://0.0.0.0:8080/"),
+            ("192.0.2.7:80", "http://192.0.2.7:80/"),
+        ] {
+            assert_eq!(page_url(addr.parse().unwrap()), url, "{addr}");
+        }
+    }
 }

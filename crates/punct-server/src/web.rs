@@ -62,6 +62,8 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "forms.js": JS,
     "signin.js": JS,
     "account.js": JS,
+    "passkeys.js": JS,
+    "webauthn.js": JS,
     "profile.js": JS,
     "ratingchart.js": JS,
     "ratings.js": JS,

@@ -80,11 +80,9 @@ impl Serve {
         let deadline = Instant::now() + START_TIMEOUT;
         match self.first_line.recv_timeout(START_TIMEOUT) {
             Ok(Some(line)) => {
-                let addr = line
-                    .strip_prefix("PÜNCT server: open http://")
-                    .and_then(|rest| rest.strip_suffix('/'))
+                let addr = common::listening_addr(&line)
                     .unwrap_or_else(|| panic!("unexpected first line from punct serve: {line:?}"));
-                return Started::Listening(addr.to_string());
+                return Started::Listening(addr);
             }
             Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {}
             Err(mpsc::RecvTimeoutError::Timeout) => {

@@ -202,6 +202,20 @@ pub fn database_name_for(dir: &Path) -> String {
 
 // ------------------------------------------------------------ the server
 
+/// The address a server listens on, from the first line it prints
+/// (`PÜNCT server: open http://localhost:PORT/`): `127.0.0.1:PORT`, the
+/// address the tests' servers bind (`localhost` is how the page is
+/// opened, so that passkeys work; the tests connect to the address).
+pub fn listening_addr(first_line: &str) -> Option<String> {
+    let host_port = first_line
+        .strip_prefix("PÜNCT server: open http://")?
+        .strip_suffix('/')?;
+    Some(match host_port.strip_prefix("localhost:") {
+        Some(port) => format!("127.0.0.1:{port}"),
+        None => host_port.to_string(),
+    })
+}
+
 /// A running `punct serve`; killed (SIGKILL) when dropped.
 pub struct Server {
     child: Option<Child>,
@@ -397,12 +411,8 @@ impl Server {
                 panic!("punct serve did not start: {other:?}");
             }
         };
-        let prefix = "PÜNCT server: open http://";
-        let addr = first
-            .strip_prefix(prefix)
-            .and_then(|rest| rest.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("unexpected first line from punct serve: {first:?}"))
-            .to_string();
+        let addr = listening_addr(&first)
+            .unwrap_or_else(|| panic!("unexpected first line from punct serve: {first:?}"));
         let agent = http_agent();
         Server {
             child: Some(child),
