@@ -175,6 +175,8 @@ export const api = {
   leaderboard: (category, signal) => request("GET", `/api/leaderboard/${encodeURIComponent(category)}`, undefined, signal),
   /** {rated: false} or {rated: true, category, white: {rating, change, provisional}|null, black: …}. */
   gameRating: (id) => request("GET", `${game(id)}/rating`),
+  /** {count, games: [summary]}: the signed-in account's games where it is their move. */
+  turns: () => request("GET", "/api/account/turns"),
   /** {blocks: [{name, since}]}: the players the signed-in account blocks. */
   blocks: (signal) => request("GET", "/api/account/blocks", undefined, signal),
   block: (name) => request("POST", `${user(name)}/block`, {}),

@@ -1,14 +1,16 @@
 // The site's header on every screen: the name (home), Play, Rules, Learn,
 // Puzzles and Leaderboard, the language switcher, and the account: a
 // "Sign in" link, or the signed-in user's name opening a small menu
-// (profile, account, sign out). The account part follows session.js, so
-// signing in or out anywhere changes it on the screen shown.
+// (profile, account, sign out), and beside it "your turn in N games"
+// (turns.js). The account part follows session.js, so signing in or out
+// anywhere changes it on the screen shown.
 
 import { h } from "./dom.js";
 import { svg } from "./board.js";
 import { api } from "./api.js";
 import { session } from "./session.js";
 import { LANGS, currentLang, chooseLang, t, errorText } from "./i18n.js";
+import { turnsBadge } from "./turns.js";
 
 // Each language is offered in its own name (the same in every catalogue),
 // so a reader finds theirs whatever the page shows now.
@@ -98,7 +100,8 @@ export function siteNav(here = null) {
   const link = (id, href) =>
     h("a", { href, "data-nav": "", "data-testid": `nav-${id}`, "aria-current": id === here ? "page" : null },
       t(`nav.${id}`));
-  const account = h("div", { class: "nav-account" }, accountPart(session.user, here));
+  const parts = (user) => [user ? turnsBadge(user) : null, accountPart(user, here)].filter(Boolean);
+  const account = h("div", { class: "nav-account" }, ...parts(session.user));
   const header = h("header", { class: "site-nav" },
     h("a", { href: "/", "data-nav": "", class: "site-name" }, "PÜNCT"),
     h("nav", { "aria-label": t("nav.label") },
@@ -109,7 +112,7 @@ export function siteNav(here = null) {
   session.onChange((user) => {
     if (!header.isConnected) return false; // this screen is gone
     const hadFocus = account.contains(document.activeElement);
-    account.replaceChildren(accountPart(user, here));
+    account.replaceChildren(...parts(user));
     if (hadFocus) account.querySelector("a, summary")?.focus();
     return true;
   });

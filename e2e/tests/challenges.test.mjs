@@ -2,8 +2,9 @@
 // a player's profile, "Challenge" opens the lobby's form set to challenge
 // them; the one challenged sees it live, declines one (the challenger is
 // told) and accepts another (both pages on one game); a third page
-// watches the game; a block hides the challenge button and refuses a
-// challenge in the page's words; axe on the screens with challenges.
+// watches the game; the one to move sees "your turn in 1 game" in the
+// header; a block hides the challenge button and refuses a challenge in
+// the page's words; axe on the screens with challenges.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -94,6 +95,23 @@ test('a challenge from a profile: declined once, accepted the second time, watch
     await carl.goto(`${server.url}/game/${ga.id}`);
     await carl.locator(tid('board')).waitFor({ timeout: T.step * 2 });
     await carl.getByText('Chal_Ann').first().waitFor({ timeout: T.step });
+    // Coming back: Ann (White, to move) sees "your turn in 1 game" in the header, with the game;
+    // Bob (waiting) sees nothing of it.
+    await ann.goto(`${server.url}/rules`);
+    const turns = ann.locator(tid('turns-summary'));
+    await turns.filter({ hasText: 'Your turn in 1 game' }).waitFor({ timeout: T.step * 2 });
+    await turns.click();
+    const line = ann.locator(`${tid('turns-list')} li[data-game="${ga.id}"]`);
+    await line.waitFor({ timeout: T.step });
+    assert.match(await line.innerText(), /Chal_Bob/);
+    await shot(ann, PREFIX, 'turns-1366x768');
+    await noSeriousAxe(ann, 'the header with the turns list open');
+    await line.locator('a').click();
+    await ann.waitForURL(`**/game/${ga.id}`, { timeout: T.step });
+    await bob.goto(`${server.url}/rules`);
+    await bob.locator(tid('nav-user')).waitFor();
+    await bob.waitForTimeout(500);
+    assert.equal(await bob.locator(tid('turns')).isHidden(), true, 'not Bob\'s turn');
     for (const p of [ann, bob, carl]) await p.context().close();
     pages.length = 0;
   });

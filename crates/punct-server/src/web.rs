@@ -68,6 +68,7 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "ratingchart.js": JS,
     "ratings.js": JS,
     "leaderboard.js": JS,
+    "turns.js": JS,
     "style.css": CSS,
     "favicon.svg": SVG,
     // The message catalogues, one per language (i18n.js).

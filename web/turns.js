@@ -1,0 +1,57 @@
+// "Your turn in N games" in the header (signed in): the account's ongoing
+// games where it is their move (`GET /api/account/turns`), asked when the
+// header is drawn and again every half minute while it is shown (and when
+// the tab comes back into view), opening a list of those games. Nothing is
+// shown while it is nobody's turn but the opponents'.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { playerGameLine } from "./lists.js";
+
+const EVERY_MS = 30000;
+
+/** The badge for signed-in `user` ({name}): an element that keeps itself up to date until detached. */
+export function turnsBadge(user) {
+  const count = h("span", { class: "turns-count" });
+  const list = h("ul", { class: "game-list turns-list", "data-testid": "turns-list" });
+  const menu = h("details", { class: "account-menu turns-menu", "data-testid": "turns", hidden: true },
+    h("summary", { "data-testid": "turns-summary" }, count),
+    h("div", { class: "menu-panel" }, list));
+  let timer = null;
+  let busy = false;
+  let shown = false; // put in the page once (it is drawn before it is placed)
+
+  async function refresh() {
+    if (menu.isConnected) shown = true;
+    else if (shown) return stop();
+    if (busy || document.hidden) return undefined;
+    busy = true;
+    try {
+      const answer = await api.turns();
+      const n = answer.count || 0;
+      menu.hidden = n === 0;
+      menu.dataset.count = String(n);
+      count.textContent = t("nav.turns", { count: n });
+      list.replaceChildren(...(answer.games || []).map((g) => playerGameLine(g, user.name)));
+    } catch {
+      // Signed out meanwhile, or the server is away: the badge waits for the next try.
+    } finally {
+      busy = false;
+    }
+    return undefined;
+  }
+
+  function stop() {
+    clearInterval(timer);
+    document.removeEventListener("visibilitychange", onVisible);
+  }
+  function onVisible() {
+    if (!document.hidden) refresh();
+  }
+
+  timer = setInterval(refresh, EVERY_MS);
+  document.addEventListener("visibilitychange", onVisible);
+  refresh();
+  return menu;
+}
