@@ -8,12 +8,12 @@
 use crate::app::{App, Published, Shared, Slot};
 use crate::error::ApiError;
 use crate::games::{now_ms, Request};
-use crate::limits::{too_many_sockets, Client, ClientKey, Held, Kind};
+use crate::limits::{Client, ClientKey, Held, Kind};
 use crate::presence::Member;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -75,29 +75,7 @@ pub(crate) async fn live(
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let slot = app.slot(&id).await?;
-    let ws = ws.map_err(|r| {
-        ApiError::bad_request(
-            "not_websocket",
-            format!("this endpoint speaks WebSocket only: {}", r.body_text()),
-        )
-    })?;
-    // A page on another site must not drive a player's socket (browsers
-    // send their page's origin; other clients send none).
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-        let origin = origin.to_str().unwrap_or("");
-        if !app.hosts.origin_allowed(origin, host) {
-            return Err(ApiError::forbidden(
-                "bad_origin",
-                format!("live sockets are not accepted from pages of `{origin}`"),
-            ));
-        }
-    }
-    let cap = app.config.ws_per_client;
-    let counted = app
-        .sockets
-        .enter(client, cap)
-        .ok_or_else(|| too_many_sockets(cap))?;
+    let (ws, counted) = super::upgrade::admit(&app, client, &headers, ws)?;
     let on_game = slot.watchers.fetch_add(1, Ordering::Relaxed);
     let watching = Watching(slot.clone());
     if on_game >= app.config.ws_per_game {

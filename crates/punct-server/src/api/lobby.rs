@@ -13,12 +13,12 @@ use crate::challenges;
 use crate::clock::TimeControl;
 use crate::error::ApiError;
 use crate::games::parse_name;
-use crate::limits::{too_many_sockets, Client, ClientKey, Held, Kind};
+use crate::limits::{Client, ClientKey, Held, Kind};
 use crate::lobby::{self, LobbyEvent, SeekNews, Seeker, Wanted, SEEKS_PER_SOCKET};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
-use axum::http::{header, HeaderMap};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -43,27 +43,7 @@ pub(crate) async fn live(
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let ws = ws.map_err(|r| {
-        ApiError::bad_request(
-            "not_websocket",
-            format!("this endpoint speaks WebSocket only: {}", r.body_text()),
-        )
-    })?;
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-        let origin = origin.to_str().unwrap_or("");
-        if !app.hosts.origin_allowed(origin, host) {
-            return Err(ApiError::forbidden(
-                "bad_origin",
-                format!("live sockets are not accepted from pages of `{origin}`"),
-            ));
-        }
-    }
-    let cap = app.config.ws_per_client;
-    let counted = app
-        .sockets
-        .enter(client, cap)
-        .ok_or_else(|| too_many_sockets(cap))?;
+    let (ws, counted) = super::upgrade::admit(&app, client, &headers, ws)?;
     let seeker = Seeker {
         bot: who.as_ref().is_some_and(|w| w.user.bot),
         account: who.as_ref().map(account_of),

@@ -16,6 +16,7 @@ mod lobby;
 mod openapi;
 pub(crate) mod ops;
 mod passkeys;
+mod upgrade;
 mod users;
 
 use crate::app::App;
