@@ -9,9 +9,8 @@
 
 mod common;
 
-use common::{assert_error, cluster_for, http_agent, legal_moves, postgres_database, Server};
+use common::{assert_error, http_agent, legal_moves, two_instances, Server};
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A browser, as far as the server can tell: a session cookie it keeps
 /// and the `Origin` its page's writes carry.
@@ -515,23 +514,9 @@ fn an_early_end_leaves_ratings_alone() {
     assert_eq!(profile["ratings"], json!([]), "{profile}");
 }
 
-/// Two instances on one PostgreSQL database of their own.
-fn two_instances(test: &str) -> Option<(Server, Server)> {
-    cluster_for(test)?;
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let url = postgres_database(&format!(
-        "punct_accounts_{}_{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let a = Server::builder().flags(&["--database", &url]).start();
-    let b = Server::builder().flags(&["--database", &url]).start();
-    Some((a, b))
-}
-
 #[test]
 fn a_session_ended_on_one_instance_is_refused_on_another() {
-    let Some((a, b)) = two_instances("a_session_ended_on_one_instance_is_refused_on_another")
+    let Some((a, b)) = two_instances("a_session_ended_on_one_instance_is_refused_on_another", &[])
     else {
         return;
     };
@@ -551,8 +536,10 @@ fn a_session_ended_on_one_instance_is_refused_on_another() {
 
 #[test]
 fn a_rated_result_reaching_two_instances_at_once_is_rated_once() {
-    let Some((a, b)) = two_instances("a_rated_result_reaching_two_instances_at_once_is_rated_once")
-    else {
+    let Some((a, b)) = two_instances(
+        "a_rated_result_reaching_two_instances_at_once_is_rated_once",
+        &[],
+    ) else {
         return;
     };
     let mut alice = Browser::on(&a);

@@ -9,9 +9,8 @@
 
 mod common;
 
-use common::{assert_error, cluster_for, http_agent, postgres_database, Server, Ws};
+use common::{assert_error, http_agent, two_instances, Server, Ws};
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 const PASSWORD: &str = "correct horse battery";
@@ -205,24 +204,12 @@ fn quick_pairing_pairs_two_accounts_into_one_rated_game() {
     assert!(state["white_user"].is_string() && state["black_user"].is_string());
 }
 
-/// Two instances on one PostgreSQL database of their own.
-fn two_instances(test: &str) -> Option<(Server, Server)> {
-    cluster_for(test)?;
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let url = postgres_database(&format!(
-        "punct_lobby_{}_{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let a = Server::builder().flags(&["--database", &url]).start();
-    let b = Server::builder().flags(&["--database", &url]).start();
-    Some((a, b))
-}
-
 #[test]
 fn a_seek_accepted_on_two_instances_at_once_makes_one_game() {
-    let Some((a, b)) = two_instances("a_seek_accepted_on_two_instances_at_once_makes_one_game")
-    else {
+    let Some((a, b)) = two_instances(
+        "a_seek_accepted_on_two_instances_at_once_makes_one_game",
+        &[],
+    ) else {
         return;
     };
     for round in 0..5 {
@@ -264,8 +251,10 @@ fn a_seek_accepted_on_two_instances_at_once_makes_one_game() {
 
 #[test]
 fn two_seekers_pairing_on_two_instances_at_once_make_one_game() {
-    let Some((a, b)) = two_instances("two_seekers_pairing_on_two_instances_at_once_make_one_game")
-    else {
+    let Some((a, b)) = two_instances(
+        "two_seekers_pairing_on_two_instances_at_once_make_one_game",
+        &[],
+    ) else {
         return;
     };
     for round in 0..5 {
@@ -471,9 +460,10 @@ fn who_may_challenge_whom_and_blocks() {
 
 #[test]
 fn a_challenge_declined_on_another_instance_reaches_its_challenger() {
-    let Some((a, b)) =
-        two_instances("a_challenge_declined_on_another_instance_reaches_its_challenger")
-    else {
+    let Some((a, b)) = two_instances(
+        "a_challenge_declined_on_another_instance_reaches_its_challenger",
+        &[],
+    ) else {
         return;
     };
     let ann = sign_up(&a, "ann");

@@ -11,10 +11,9 @@
 
 mod common;
 
-use common::{assert_error, cluster_for, http_agent, postgres_database, Server};
+use common::{assert_error, http_agent, two_instances, Server};
 use punct_accounts::passkey::soft::SoftDevice;
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A browser on a page of the site: the `Host` it asks for (a name the
 /// server on 127.0.0.1 answers to), its page's origin, its cookie.
@@ -496,23 +495,10 @@ fn a_name_taken_between_start_and_finish_is_refused() {
     assert_error(&answer, 401, "passkey_unknown");
 }
 
-/// Two instances on one PostgreSQL database of their own.
-fn two_instances(test: &str) -> Option<(Server, Server)> {
-    cluster_for(test)?;
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let url = postgres_database(&format!(
-        "punct_passkeys_{}_{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let a = Server::builder().flags(&["--database", &url]).start();
-    let b = Server::builder().flags(&["--database", &url]).start();
-    Some((a, b))
-}
-
 #[test]
 fn a_ceremony_begun_on_one_instance_finishes_on_another() {
-    let Some((a, b)) = two_instances("a_ceremony_begun_on_one_instance_finishes_on_another") else {
+    let Some((a, b)) = two_instances("a_ceremony_begun_on_one_instance_finishes_on_another", &[])
+    else {
         return;
     };
     // One site name in front of both (a balancer): the page's origin is

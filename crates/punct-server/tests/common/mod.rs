@@ -132,6 +132,23 @@ pub fn cluster_for(test: &str) -> Option<String> {
     url
 }
 
+/// Two `punct serve` instances on one PostgreSQL database of their own
+/// (`None`, said, without a cluster), started with `flags` too.
+pub fn two_instances(test: &str, flags: &[&str]) -> Option<(Server, Server)> {
+    cluster_for(test)?;
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let url = postgres_database(&format!(
+        "punct_two_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let mut all = vec!["--database", url.as_str()];
+    all.extend_from_slice(flags);
+    let a = Server::builder().flags(&all).start();
+    let b = Server::builder().flags(&all).start();
+    Some((a, b))
+}
+
 /// The servers of this run keep their games in PostgreSQL
 /// (`PUNCT_TEST_BACKEND=postgres`; the default is SQLite): each data
 /// directory then stands for a database of its own.
