@@ -7,6 +7,7 @@
 
 mod accounts;
 mod analysis;
+mod bot;
 mod games;
 pub(crate) mod http;
 mod learn;
@@ -152,6 +153,16 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::get("/api/account/games", Bucket(List), accounts::records),
         Route::get("/api/account/turns", Bucket(List), users::turns),
         Route::post("/api/account/seats", Bucket(Seat), accounts::attach),
+        // API tokens: made, listed and removed signed in (cookie); a
+        // bot's program signs in with one (api/bot.rs).
+        Route::post("/api/account/tokens", Bucket(Seat), accounts::create_token),
+        Route::get("/api/account/tokens", Bucket(Read), accounts::tokens),
+        Route::post(
+            "/api/account/tokens/remove",
+            Bucket(Seat),
+            accounts::remove_token,
+        ),
+        Route::get("/api/bot/account", Bucket(Read), bot::account),
         Route::get("/api/users/{name}", Bucket(Read), users::profile),
         Route::get("/api/users/{name}/games", Bucket(List), users::games),
         Route::get(
@@ -371,6 +382,10 @@ mod tests {
             (&post, "/api/account/passkey/signin/finish", Account),
             (&post, "/api/account/passkey/add/finish", Account),
             (&post, "/api/account/passkey/remove", Seat),
+            (&post, "/api/account/tokens", Seat),
+            (&get, "/api/account/tokens", Read),
+            (&post, "/api/account/tokens/remove", Seat),
+            (&get, "/api/bot/account", Read),
         ] {
             assert_eq!(
                 limit_of(method, path),
