@@ -202,6 +202,7 @@ impl App {
         // Changed by another instance: if the AI is to move now, the write
         // put its job, and whoever claims it thinks.
         fresh.ai_elsewhere = self.store.jobs().is_some() || game.ai_elsewhere;
+        fresh.bots = game.bots;
         *game = fresh;
         slot.stop_ai();
         slot.publish(game);

@@ -10,8 +10,8 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 use punct_store::{
-    AccountError, AccountStore, ApplyError, BoxFuture, CeremonyRow, Change, ErrorKind, GameRow,
-    HistoryPoint, JobKind, JobQueue, Lease, ListFilter, Lobby, PasskeyRemoval, PasskeyRow,
+    AccountError, AccountStore, ApplyError, BotUpgrade, BoxFuture, CeremonyRow, Change, ErrorKind,
+    GameRow, HistoryPoint, JobKind, JobQueue, Lease, ListFilter, Lobby, PasskeyRemoval, PasskeyRow,
     PresenceBoard, PresenceRow, RatedResult, RatingRow, SaveError, SeekRow, SessionRow, StatLine,
     Storage, StoreError, TokenRow, UserRow,
 };
@@ -582,6 +582,10 @@ impl AccountStore for Timed {
 
     fn tokens<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<TokenRow>, StoreError>> {
         self.time("tokens", self.inner.accounts().tokens(user))
+    }
+
+    fn make_bot<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<BotUpgrade, StoreError>> {
+        self.time("make_bot", self.inner.accounts().make_bot(user))
     }
 
     fn remove_token<'a>(

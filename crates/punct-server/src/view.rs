@@ -308,11 +308,13 @@ impl LiveGame {
         }
     }
 
-    /// Who plays `side`: a name (or null) and whether it is the AI.
+    /// Who plays `side`: a name (or null), whether it is the AI, and
+    /// whether a bot account holds the seat.
     fn player_json(&self, side: Side) -> Value {
         json!({
             "name": self.player_name(side),
             "ai": self.ai_side() == Some(side),
+            "bot": self.bots[side.index()],
         })
     }
 

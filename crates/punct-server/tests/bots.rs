@@ -233,3 +233,62 @@ fn a_token_and_a_cookie_never_stand_in_for_each_other() {
     let (status, _) = server.post("/api/account/tokens", &json!({"label": "x"}));
     assert_eq!(status, 401);
 }
+
+/// A new account made a bot: its session cookie and its token's secret.
+fn new_bot(server: &Server, name: &str) -> (String, String) {
+    let cookie = sign_up(server, name);
+    let secret = new_token(server, &cookie, "engine");
+    let (status, up) = with_token(server, &secret, "POST", "/api/bot/account/upgrade");
+    assert_eq!(status, 200, "{up}");
+    assert_eq!(up["user"]["bot"], true, "{up}");
+    (cookie, secret)
+}
+
+#[test]
+fn only_an_account_without_games_becomes_a_bot_and_bots_are_kept_out_of_quick_pairing() {
+    let server = Server::start();
+    let (bot_cookie, bot) = new_bot(&server, "Robo_3");
+    // Marked wherever it shows; upgrading again changes nothing.
+    let (_, profile) = server.get("/api/users/robo_3");
+    assert_eq!(profile["bot"], true, "{profile}");
+    let (_, me) = with_token(&server, &bot, "GET", "/api/bot/account");
+    assert_eq!(me["user"]["bot"], true);
+    assert_eq!(
+        with_token(&server, &bot, "POST", "/api/bot/account/upgrade").0,
+        200
+    );
+
+    // A person who has played a game stays a person.
+    let cookie = sign_up(&server, "Person_1");
+    let (status, game) = with_cookie(
+        &server,
+        &cookie,
+        "POST",
+        "/api/games",
+        Some(json!({"mode": "ai", "level": 1})),
+    );
+    assert_eq!(status, 201, "{game}");
+    let secret = new_token(&server, &cookie, "engine");
+    assert_error(
+        &with_token(&server, &secret, "POST", "/api/bot/account/upgrade"),
+        409,
+        "has_games",
+    );
+    let (_, profile) = server.get("/api/users/person_1");
+    assert_eq!(profile["bot"], false);
+
+    // The bot's own session cannot put it in the quick-pairing pool.
+    let mut ws = common::Ws::connect_with(
+        &server.addr,
+        "/api/lobby/live",
+        &[("cookie", &format!("punct_session={bot_cookie}"))],
+    )
+    .expect("the lobby socket");
+    assert_eq!(ws.recv()["type"], "seeks");
+    ws.send(
+        &json!({"type": "pool", "clock": {"type": "realtime", "initial": 300, "increment": 3}}),
+    );
+    let refused = ws.recv();
+    assert_eq!(refused["type"], "error", "{refused}");
+    assert_eq!(refused["error"]["code"], "bots_not_paired", "{refused}");
+}

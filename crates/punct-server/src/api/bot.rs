@@ -18,6 +18,7 @@ use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use punct_store::{BotUpgrade, UserRow};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -75,4 +76,28 @@ impl FromRequestParts<Arc<App>> for Token {
 /// plays as one).
 pub(crate) async fn account(State(_app): Shared, Token(who): Token) -> Result<Response, ApiError> {
     Ok(axum::Json(json!({ "user": me(&who.user) })).into_response())
+}
+
+/// `POST /api/bot/account/upgrade`: the token's account plays as a bot
+/// from now on (for good), if it has played no game: its games and
+/// ratings are then all a bot's. 409 `has_games` otherwise.
+pub(crate) async fn upgrade(State(app): Shared, Token(who): Token) -> Result<Response, ApiError> {
+    match app.store.accounts().make_bot(&who.user.id).await? {
+        BotUpgrade::Upgraded | BotUpgrade::AlreadyBot => {
+            let user = UserRow {
+                bot: true,
+                ..who.user
+            };
+            Ok(axum::Json(json!({ "user": me(&user) })).into_response())
+        }
+        BotUpgrade::HasGames => Err(ApiError::conflict(
+            "has_games",
+            "an account that has played games cannot become a bot: make a new account for it",
+        )),
+        BotUpgrade::NotFound => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "invalid_token",
+            "this API token's account is gone",
+        )),
+    }
 }

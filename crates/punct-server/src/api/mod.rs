@@ -163,6 +163,7 @@ pub(crate) fn routes() -> Vec<Route> {
             accounts::remove_token,
         ),
         Route::get("/api/bot/account", Bucket(Read), bot::account),
+        Route::post("/api/bot/account/upgrade", Bucket(Seat), bot::upgrade),
         Route::get("/api/users/{name}", Bucket(Read), users::profile),
         Route::get("/api/users/{name}/games", Bucket(List), users::games),
         Route::get(
@@ -386,6 +387,7 @@ mod tests {
             (&get, "/api/account/tokens", Read),
             (&post, "/api/account/tokens/remove", Seat),
             (&get, "/api/bot/account", Read),
+            (&post, "/api/bot/account/upgrade", Seat),
         ] {
             assert_eq!(
                 limit_of(method, path),
