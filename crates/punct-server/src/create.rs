@@ -228,6 +228,15 @@ impl App {
         }
         let stored = game.clone();
         let slot = self.insert(game);
+        // Bots listening here hear of their new game (botapi.rs; other
+        // instances' from the database's announcement).
+        self.bot_hub.new_game(
+            &stored.row.id,
+            [
+                stored.row.white_user.as_deref(),
+                stored.row.black_user.as_deref(),
+            ],
+        );
         self.start_ai(&slot, ai_job);
         Ok(stored)
     }

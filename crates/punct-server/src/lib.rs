@@ -16,6 +16,7 @@ mod ai;
 mod analysis;
 mod api;
 mod app;
+mod botapi;
 mod bots;
 mod change;
 mod clock;

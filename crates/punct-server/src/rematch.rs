@@ -127,6 +127,16 @@ impl App {
                 Ok(None) | Err(_) => return,
             },
         };
+        {
+            let game = slot.game.lock().await;
+            self.bot_hub.new_game(
+                id,
+                [
+                    game.row.white_user.as_deref(),
+                    game.row.black_user.as_deref(),
+                ],
+            );
+        }
         let job = self.reserve_ai(client, &mut *slot.game.lock().await);
         match job {
             Ok(job) => self.start_ai(&slot, job),

@@ -22,6 +22,11 @@ impl GameView {
         self.fields.insert(key.to_string(), value);
     }
 
+    /// Every field but the legal moves.
+    pub(crate) fn fields(&self) -> &Map<String, Value> {
+        &self.fields
+    }
+
     /// Sets (or adds) every field of `more` (a JSON object).
     fn extend(&mut self, more: Value) {
         let Value::Object(more) = more else {

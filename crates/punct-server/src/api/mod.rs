@@ -164,6 +164,25 @@ pub(crate) fn routes() -> Vec<Route> {
         ),
         Route::get("/api/bot/account", Bucket(Read), bot::account),
         Route::post("/api/bot/account/upgrade", Bucket(Seat), bot::upgrade),
+        // A bot's streams are long-lived connections, as live sockets.
+        Route::get(
+            "/api/bot/stream/event",
+            Bucket(WebSocket),
+            bot::event_stream,
+        ),
+        Route::get(
+            "/api/bot/game/stream/{id}",
+            Bucket(WebSocket),
+            bot::game_stream,
+        ),
+        Route::post(
+            "/api/bot/game/{id}/move/{*move}",
+            Bucket(Move),
+            bot::post_move,
+        ),
+        Route::post("/api/bot/game/{id}/resign", Bucket(Move), bot::post_resign),
+        Route::post("/api/bot/seek", Bucket(Create), bot::post_seek),
+        Route::post("/api/bot/seek/cancel", Bucket(Seat), bot::post_seek_cancel),
         Route::get("/api/users/{name}", Bucket(Read), users::profile),
         Route::get("/api/users/{name}/games", Bucket(List), users::games),
         Route::get(
@@ -388,6 +407,12 @@ mod tests {
             (&post, "/api/account/tokens/remove", Seat),
             (&get, "/api/bot/account", Read),
             (&post, "/api/bot/account/upgrade", Seat),
+            (&get, "/api/bot/stream/event", WebSocket),
+            (&get, "/api/bot/game/stream/{id}", WebSocket),
+            (&post, "/api/bot/game/{id}/move/{*move}", Move),
+            (&post, "/api/bot/game/{id}/resign", Move),
+            (&post, "/api/bot/seek", Create),
+            (&post, "/api/bot/seek/cancel", Seat),
         ] {
             assert_eq!(
                 limit_of(method, path),
