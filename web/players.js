@@ -99,8 +99,14 @@ export class Players {
       return h("span", { class: up ? "presence on" : "presence off", "data-testid": `presence-${side}`, "data-connected": String(up),
         role: "img", title: label, "aria-label": label }, up ? "●" : "○");
     };
+    // A bot account's seat is marked (the AI's seat says what it is already).
+    const botMark = (side) => {
+      const p = s.players ? s.players[side] : null;
+      if (!p || !p.bot || (s.ai && s.ai.side === side)) return null;
+      return [" ", h("span", { class: "badge bot", "data-testid": `bot-${side}`, title: t("lobby.seek.bot_about") }, t("profile.bot"))];
+    };
     const line = (side) => h("span", { class: `player ${side}` }, dot(side), " ",
-      tNodes("game.players.line", { name: h("strong", {}, who(side)) }, { side: sideName(side) }));
+      tNodes("game.players.line", { name: h("strong", {}, who(side), botMark(side)) }, { side: sideName(side) }));
     this.line.replaceChildren(line("white"), line("black"));
     const n = this.presenceMsg ? this.presenceMsg.spectators : null;
     this.watching.textContent = n == null ? "" : n === 0 ? t("game.players.nobody_watching") : t("game.players.watching", { count: n });

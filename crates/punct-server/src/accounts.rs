@@ -16,7 +16,7 @@ use crate::games::now_ms;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use punct_accounts::{name, password, token};
-use punct_store::{AccountError, SessionRow, Storage, UserRow};
+use punct_store::{AccountError, SessionRow, Storage, TokenRow, UserRow};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,6 +34,29 @@ const TOUCH_EVERY_MS: i64 = 3600 * 1000;
 const TRIES_PER_ACCOUNT: u32 = 6;
 /// How long a request waits for a hashing place before it is refused.
 const HASH_WAIT: Duration = Duration::from_secs(5);
+
+/// API tokens one account holds at most.
+pub(crate) const TOKENS_MAX: usize = 20;
+/// Characters of a token's label at most.
+pub(crate) const LABEL_MAX: usize = 40;
+/// A token's last use is written at most this often (a read per request,
+/// not a write: a bot's moves and streams would otherwise write each time).
+const TOKEN_TOUCH_EVERY_MS: i64 = 60 * 1000;
+/// Hex characters of a token's digest that name it in lists and removals
+/// (64 bits: unique among one account's tokens; the digest alone gives
+/// nothing of the secret either).
+const TOKEN_ID_CHARS: usize = 16;
+
+/// The public name of an API token: the start of its secret's digest.
+pub(crate) fn token_id(token: &TokenRow) -> &str {
+    token.hash.get(..TOKEN_ID_CHARS).unwrap_or(&token.hash)
+}
+
+/// A request's user, found by an API token (`Authorization: Bearer`).
+#[derive(Clone, Debug)]
+pub(crate) struct TokenUser {
+    pub(crate) user: UserRow,
+}
 
 /// A signed-in request's user and the session it came with.
 #[derive(Clone, Debug)]
@@ -274,6 +297,76 @@ impl Accounts {
         Ok(secret)
     }
 
+    /// A new API token for the signed-in user: the row as stored (its
+    /// digest only) and the secret, which is shown this once.
+    pub(crate) async fn create_token(
+        &self,
+        who: &SignedIn,
+        label: &str,
+    ) -> Result<(TokenRow, String), ApiError> {
+        let label = check_label(label)?;
+        let held = self.store.accounts().tokens(&who.user.id).await?;
+        if held.len() >= TOKENS_MAX {
+            return Err(ApiError::conflict(
+                "too_many_tokens",
+                format!("an account holds at most {TOKENS_MAX} API tokens: remove one first"),
+            )
+            .with("max", TOKENS_MAX));
+        }
+        let secret = token::api();
+        let row = TokenRow {
+            hash: token::digest(&secret),
+            user: who.user.id.clone(),
+            label,
+            created: now_ms(),
+            used: None,
+        };
+        self.store.accounts().add_token(row.clone()).await?;
+        Ok((row, secret))
+    }
+
+    /// Removes the signed-in user's token `id` ([`token_id`]).
+    pub(crate) async fn remove_token(&self, who: &SignedIn, id: &str) -> Result<(), ApiError> {
+        let held = self.store.accounts().tokens(&who.user.id).await?;
+        let found = held
+            .iter()
+            .find(|t| !id.is_empty() && token_id(t) == id)
+            .ok_or_else(|| {
+                ApiError::not_found("no_token", "this account has no API token of this id")
+                    .with("id", id.chars().take(40).collect::<String>())
+            })?;
+        self.store
+            .accounts()
+            .remove_token(&who.user.id, &found.hash)
+            .await?;
+        Ok(())
+    }
+
+    /// The user an API token's secret belongs to, if it is a live token
+    /// of an account that is not deleted. A text that is not a token's
+    /// form costs no database read. Its last use is written at most once
+    /// a minute.
+    pub(crate) async fn token_user(&self, secret: &str) -> Result<Option<TokenUser>, ApiError> {
+        if !token::looks_like_api(secret) {
+            return Ok(None);
+        }
+        let hash = token::digest(secret);
+        let Some((row, user)) = self.store.accounts().token(&hash).await? else {
+            return Ok(None);
+        };
+        let now = now_ms();
+        if row
+            .used
+            .is_none_or(|used| now - used >= TOKEN_TOUCH_EVERY_MS)
+        {
+            // A failed write of the last use refuses nothing.
+            if let Err(e) = self.store.accounts().touch_token(&hash, now).await {
+                tracing::warn!("user {}: noting an API token's use: {e}", user.id);
+            }
+        }
+        Ok(Some(TokenUser { user }))
+    }
+
     /// Takes one try against account `key`, or says when to come back.
     pub(crate) fn try_account(&self, key: &str) -> Result<(), ApiError> {
         self.tries.check_key(&key.to_string()).map_err(|not_until| {
@@ -336,6 +429,21 @@ pub(crate) fn check_name(user_name: &str) -> Result<(), ApiError> {
             .with("min", name::MIN)
             .with("max", name::MAX)
     })
+}
+
+/// A token's label: trimmed, 1 to [`LABEL_MAX`] characters, no control
+/// characters (400 `bad_label`).
+pub(crate) fn check_label(label: &str) -> Result<String, ApiError> {
+    let label = label.trim();
+    let chars = label.chars().count();
+    if chars == 0 || chars > LABEL_MAX || label.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(
+            "bad_label",
+            format!("a token's label has 1 to {LABEL_MAX} characters and no control characters"),
+        )
+        .with("max", LABEL_MAX));
+    }
+    Ok(label.to_string())
 }
 
 pub(crate) fn taken(user_name: &str) -> ApiError {

@@ -52,6 +52,11 @@ impl Published {
         }))
     }
 
+    /// The state's fields but the legal moves.
+    pub(crate) fn fields(&self) -> &serde_json::Map<String, serde_json::Value> {
+        self.0.view.fields()
+    }
+
     pub(crate) fn full(&self) -> Arc<str> {
         let t = &self.0;
         t.full.get_or_init(|| Arc::from(t.view.to_text())).clone()
@@ -121,6 +126,8 @@ pub(crate) struct App {
     pub(crate) accounts: crate::accounts::Accounts,
     /// This instance's side of the lobby (lobby.rs).
     pub(crate) lobby: crate::lobby::Hub,
+    /// This instance's bots' streams and seeks (botapi.rs).
+    pub(crate) bot_hub: Arc<crate::botapi::Hub>,
 }
 
 pub(crate) type Shared = State<Arc<App>>;
@@ -202,6 +209,7 @@ impl App {
         // Changed by another instance: if the AI is to move now, the write
         // put its job, and whoever claims it thinks.
         fresh.ai_elsewhere = self.store.jobs().is_some() || game.ai_elsewhere;
+        fresh.bots = game.bots;
         *game = fresh;
         slot.stop_ai();
         slot.publish(game);
@@ -349,11 +357,18 @@ pub(crate) async fn follow_changes(
         let held: Vec<(Arc<Slot>, Option<i64>)> = {
             let games = app.games.lock().expect("games lock");
             match change {
-                Ok(Change::Game { id, version }) => games
-                    .get(&id)
-                    .map(|slot| (slot.clone(), Some(version)))
-                    .into_iter()
-                    .collect(),
+                Ok(Change::Game { id, version }) => {
+                    // A new game (its first version): the bots whose
+                    // event streams listen here hear of it (botapi.rs).
+                    if version == 1 && app.bot_hub.listening() {
+                        tokio::spawn(tell_bots(app.clone(), id.clone()));
+                    }
+                    games
+                        .get(&id)
+                        .map(|slot| (slot.clone(), Some(version)))
+                        .into_iter()
+                        .collect()
+                }
                 // Another instance's sockets on a game held here: shown.
                 Ok(Change::Presence { id, instance }) => {
                     if let Some(slot) = games.get(&id).filter(|_| instance != app.jobs.lease.owner)
@@ -388,6 +403,18 @@ pub(crate) async fn follow_changes(
             // the others' news.
             tokio::spawn(catch_up(app.clone(), slot, version));
         }
+    }
+}
+
+/// Tells the bots listening here of new game `id`, another instance's,
+/// if they play in it (read once for its seats).
+async fn tell_bots(app: Arc<App>, id: String) {
+    match app.store.load(&id).await {
+        Ok(Some(row)) => app
+            .bot_hub
+            .new_game(&id, [row.white_user.as_deref(), row.black_user.as_deref()]),
+        Ok(None) => {}
+        Err(e) => tracing::warn!("game {id}: reading a new game for the bots: {e}"),
     }
 }
 

@@ -32,7 +32,8 @@ impl App {
             return Err(not_found());
         }
         let row = self.store.load(id).await?.ok_or_else(not_found)?;
-        let game = LiveGame::from_row(row).map_err(ApiError::internal)?;
+        let mut game = LiveGame::from_row(row).map_err(ApiError::internal)?;
+        self.mark_bots(&mut game).await;
         self.queue_review(&game);
         let (slot, inserted) = {
             let mut games = self.games.lock().expect("games lock");
@@ -57,6 +58,29 @@ impl App {
         slot.arm_clock(&*slot.game.lock().await);
         self.kick_ai(&slot).await;
         Ok(slot)
+    }
+
+    /// Marks the seats bot accounts hold (`LiveGame::bots`), read from the
+    /// accounts; a failed read leaves them unmarked (shown as people).
+    pub(crate) async fn mark_bots(&self, game: &mut LiveGame) {
+        let ids: Vec<String> = [&game.row.white_user, &game.row.black_user]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        if ids.is_empty() {
+            return;
+        }
+        match self.store.accounts().users(&ids).await {
+            Ok(users) => {
+                for side in [punct_core::Side::White, punct_core::Side::Black] {
+                    game.bots[side.index()] = game
+                        .user(side)
+                        .is_some_and(|id| users.iter().any(|u| u.id == id && u.bot));
+                }
+            }
+            Err(e) => tracing::warn!("game {}: reading its players' accounts: {e}", game.row.id),
+        }
     }
 
     /// Applies `change` to game `id`, commits it, tells the watchers and

@@ -21,6 +21,8 @@ pub(crate) struct Seat {
     pub(crate) token: String,
     pub(crate) account: Option<Account>,
     pub(crate) name: Option<String>,
+    /// The account is a bot's.
+    pub(crate) bot: bool,
 }
 
 /// What a new game is to be, as its creator asked.
@@ -158,6 +160,7 @@ impl App {
         row.rated = rated;
         let mut game = LiveGame::new(row, start).map_err(ApiError::internal)?;
         game.set_time_control(clock);
+        game.bots = [white.bot, black.bot];
         for (side, account) in [(Side::White, white.account), (Side::Black, black.account)] {
             if let Some(account) = account {
                 game.seat_account(side, &account);
@@ -225,6 +228,15 @@ impl App {
         }
         let stored = game.clone();
         let slot = self.insert(game);
+        // Bots listening here hear of their new game (botapi.rs; other
+        // instances' from the database's announcement).
+        self.bot_hub.new_game(
+            &stored.row.id,
+            [
+                stored.row.white_user.as_deref(),
+                stored.row.black_user.as_deref(),
+            ],
+        );
         self.start_ai(&slot, ai_job);
         Ok(stored)
     }

@@ -17,6 +17,7 @@ mod analysis;
 mod api;
 mod app;
 mod blocks;
+mod botapi;
 mod bots;
 mod challenges;
 mod change;

@@ -342,6 +342,7 @@ pub(crate) async fn accept(
             .as_ref()
             .map(|a| a.name.clone())
             .or_else(|| acceptor.name.clone()),
+        bot: acceptor.bot,
     };
     let game = make_game(app, &seek, seeker_side, accepting).await?;
     deliver(app, &seek, &game, seeker_side).await;
@@ -362,6 +363,7 @@ fn seat_of(row: &SeekRow) -> Seat {
             name: row.name.clone().unwrap_or_default(),
         }),
         name: row.name.clone(),
+        bot: row.bot,
     }
 }
 

@@ -10,10 +10,10 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 use punct_store::{
-    AccountError, AccountStore, ApplyError, BlockRow, BoxFuture, CeremonyRow, Change, ErrorKind,
-    GameRow, HistoryPoint, JobKind, JobQueue, Lease, ListFilter, Lobby, PasskeyRemoval, PasskeyRow,
-    PresenceBoard, PresenceRow, RatedResult, RatingRow, SaveError, SeekRow, SessionRow, StatLine,
-    Storage, StoreError, TokenRow, UserRow,
+    AccountError, AccountStore, ApplyError, BlockRow, BotUpgrade, BoxFuture, CeremonyRow, Change,
+    ErrorKind, GameRow, HistoryPoint, JobKind, JobQueue, Lease, ListFilter, Lobby, PasskeyRemoval,
+    PasskeyRow, PresenceBoard, PresenceRow, RatedResult, RatingRow, SaveError, SeekRow, SessionRow,
+    StatLine, Storage, StoreError, TokenRow, UserRow,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -582,6 +582,10 @@ impl AccountStore for Timed {
 
     fn tokens<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<TokenRow>, StoreError>> {
         self.time("tokens", self.inner.accounts().tokens(user))
+    }
+
+    fn make_bot<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<BotUpgrade, StoreError>> {
+        self.time("make_bot", self.inner.accounts().make_bot(user))
     }
 
     fn remove_token<'a>(

@@ -96,6 +96,8 @@ impl LiveGame {
             ai_queued: false,
             ai_elsewhere: false,
             rematch_new: None,
+            // The seats swap: so do their bots.
+            bots: [self.bots[1], self.bots[0]],
         };
         new.set_time_control(new.time_control());
         self.rematch_new = Some(new.row);
@@ -115,13 +117,26 @@ impl App {
             Some(slot) => slot,
             None => match self.store.load(id).await {
                 Ok(Some(row)) => match LiveGame::from_row(row) {
-                    Ok(game) => self.insert(game),
+                    Ok(mut game) => {
+                        self.mark_bots(&mut game).await;
+                        self.insert(game)
+                    }
                     Err(e) => return tracing::warn!("rematch {id}: {e}"),
                 },
                 // Read when asked for, like any stored game.
                 Ok(None) | Err(_) => return,
             },
         };
+        {
+            let game = slot.game.lock().await;
+            self.bot_hub.new_game(
+                id,
+                [
+                    game.row.white_user.as_deref(),
+                    game.row.black_user.as_deref(),
+                ],
+            );
+        }
         let job = self.reserve_ai(client, &mut *slot.game.lock().await);
         match job {
             Ok(job) => self.start_ai(&slot, job),

@@ -71,6 +71,7 @@ pub async fn serve(
         // games keep the rest.
         accounts: crate::accounts::Accounts::new(store_for_accounts, cores().div_ceil(2)),
         lobby: crate::lobby::Hub::new(),
+        bot_hub: Default::default(),
     });
     crate::bots::ensure_all(app.store.as_ref()).await;
     crate::change::resume_ai_games(&app).await;

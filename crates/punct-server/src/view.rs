@@ -22,6 +22,11 @@ impl GameView {
         self.fields.insert(key.to_string(), value);
     }
 
+    /// Every field but the legal moves.
+    pub(crate) fn fields(&self) -> &Map<String, Value> {
+        &self.fields
+    }
+
     /// Sets (or adds) every field of `more` (a JSON object).
     fn extend(&mut self, more: Value) {
         let Value::Object(more) = more else {
@@ -308,11 +313,13 @@ impl LiveGame {
         }
     }
 
-    /// Who plays `side`: a name (or null) and whether it is the AI.
+    /// Who plays `side`: a name (or null), whether it is the AI, and
+    /// whether a bot account holds the seat.
     fn player_json(&self, side: Side) -> Value {
         json!({
             "name": self.player_name(side),
             "ai": self.ai_side() == Some(side),
+            "bot": self.bots[side.index()],
         })
     }
 

@@ -52,11 +52,11 @@ fn players_choose_names_that_states_lists_and_records_show() {
     let state = server.state(&g.id);
     assert_eq!(
         state["players"]["white"],
-        json!({"name": "Ada", "ai": false})
+        json!({"name": "Ada", "ai": false, "bot": false})
     );
     assert_eq!(
         state["players"]["black"],
-        json!({"name": "Bo", "ai": false})
+        json!({"name": "Bo", "ai": false, "bot": false})
     );
     let rec = record(&server, &g.id);
     assert!(rec.contains("[White \"Ada\"]"), "{rec}");

@@ -74,6 +74,19 @@ pub enum PasskeyRemoval {
     Last,
 }
 
+/// What making an account a bot did ([`AccountStore::make_bot`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotUpgrade {
+    /// The account is a bot now.
+    Upgraded,
+    /// It was one already: nothing changed.
+    AlreadyBot,
+    /// Kept a person: a game has the account on a seat.
+    HasGames,
+    /// No such account (or a deleted one).
+    NotFound,
+}
+
 /// A WebAuthn ceremony between its start and its finish: kept in the
 /// database, not in one instance's memory, so that the finish may reach
 /// any instance. Taken once ([`AccountStore::take_ceremony`]).
@@ -295,6 +308,10 @@ pub trait AccountStore: Send + Sync {
         phc: Option<&'a str>,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
     fn set_seen<'a>(&'a self, user: &'a str, seen: i64) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// Makes the user a bot (`bot` set for good) if no game has it on a
+    /// seat: checked and set in one statement, so its games and its
+    /// ratings were all played as what it is.
+    fn make_bot<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<BotUpgrade, StoreError>>;
     /// Marks the user deleted in one transaction: password cleared, every
     /// session, passkey and API token removed; the row, its name_key and
     /// its games and ratings history stay.

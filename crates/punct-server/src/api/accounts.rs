@@ -425,3 +425,58 @@ pub(crate) async fn attach(
     }
     Ok(axum::Json(json!({ "attached": attached, "skipped": skipped })).into_response())
 }
+
+/// What the API shows of an API token: never its secret.
+pub(crate) fn shown_token(token: &punct_store::TokenRow) -> Value {
+    json!({
+        "id": crate::accounts::token_id(token),
+        "label": token.label,
+        "created": token.created,
+        "used": token.used,
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NewToken {
+    label: String,
+}
+
+/// `POST /api/account/tokens`: a new API token for the signed-in account
+/// (a bot's program signs in with it); its secret is in this answer only.
+pub(crate) async fn create_token(
+    State(app): Shared,
+    Member(who): Member,
+    Body(req): Body<NewToken>,
+) -> Result<Response, ApiError> {
+    let (row, secret) = app.accounts.create_token(&who, &req.label).await?;
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(json!({ "token": shown_token(&row), "secret": secret })),
+    )
+        .into_response())
+}
+
+/// `GET /api/account/tokens`: the signed-in account's API tokens (label,
+/// made, last used; never a secret).
+pub(crate) async fn tokens(State(app): Shared, Member(who): Member) -> Result<Response, ApiError> {
+    let rows = app.store.accounts().tokens(&who.user.id).await?;
+    let shown: Vec<Value> = rows.iter().map(shown_token).collect();
+    Ok(axum::Json(json!({ "tokens": shown })).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TokenRemoval {
+    id: String,
+}
+
+/// `POST /api/account/tokens/remove`: the token stops working at once.
+pub(crate) async fn remove_token(
+    State(app): Shared,
+    Member(who): Member,
+    Body(req): Body<TokenRemoval>,
+) -> Result<Response, ApiError> {
+    app.accounts.remove_token(&who, &req.id).await?;
+    Ok(axum::Json(json!({ "removed": true })).into_response())
+}

@@ -7,6 +7,7 @@
 
 mod accounts;
 mod analysis;
+mod bot;
 mod challenges;
 mod games;
 pub(crate) mod http;
@@ -154,6 +155,36 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::get("/api/account/games", Bucket(List), accounts::records),
         Route::get("/api/account/turns", Bucket(List), users::turns),
         Route::post("/api/account/seats", Bucket(Seat), accounts::attach),
+        // API tokens: made, listed and removed signed in (cookie); a
+        // bot's program signs in with one (api/bot.rs).
+        Route::post("/api/account/tokens", Bucket(Seat), accounts::create_token),
+        Route::get("/api/account/tokens", Bucket(Read), accounts::tokens),
+        Route::post(
+            "/api/account/tokens/remove",
+            Bucket(Seat),
+            accounts::remove_token,
+        ),
+        Route::get("/api/bot/account", Bucket(Read), bot::account),
+        Route::post("/api/bot/account/upgrade", Bucket(Seat), bot::upgrade),
+        // A bot's streams are long-lived connections, as live sockets.
+        Route::get(
+            "/api/bot/stream/event",
+            Bucket(WebSocket),
+            bot::event_stream,
+        ),
+        Route::get(
+            "/api/bot/game/stream/{id}",
+            Bucket(WebSocket),
+            bot::game_stream,
+        ),
+        Route::post(
+            "/api/bot/game/{id}/move/{*move}",
+            Bucket(Move),
+            bot::post_move,
+        ),
+        Route::post("/api/bot/game/{id}/resign", Bucket(Move), bot::post_resign),
+        Route::post("/api/bot/seek", Bucket(Create), bot::post_seek),
+        Route::post("/api/bot/seek/cancel", Bucket(Seat), bot::post_seek_cancel),
         Route::get("/api/users/{name}", Bucket(Read), users::profile),
         Route::get("/api/users/{name}/games", Bucket(List), users::games),
         Route::get(
@@ -395,6 +426,17 @@ mod tests {
             (&post, "/api/challenges/{id}/accept", Create),
             (&post, "/api/challenges/{id}/decline", Seat),
             (&post, "/api/users/{name}/block", Seat),
+            (&post, "/api/account/tokens", Seat),
+            (&get, "/api/account/tokens", Read),
+            (&post, "/api/account/tokens/remove", Seat),
+            (&get, "/api/bot/account", Read),
+            (&post, "/api/bot/account/upgrade", Seat),
+            (&get, "/api/bot/stream/event", WebSocket),
+            (&get, "/api/bot/game/stream/{id}", WebSocket),
+            (&post, "/api/bot/game/{id}/move/{*move}", Move),
+            (&post, "/api/bot/game/{id}/resign", Move),
+            (&post, "/api/bot/seek", Create),
+            (&post, "/api/bot/seek/cancel", Seat),
         ] {
             assert_eq!(
                 limit_of(method, path),

@@ -187,6 +187,11 @@ pub struct LiveGame {
     /// change, in one transaction, which also links this game to it
     /// (`row.rematch`). Not stored itself.
     pub rematch_new: Option<GameRow>,
+    /// Which seats (by `Side::index`) a bot account holds: shown with the
+    /// players. Read from the accounts when the game is loaded (an account
+    /// becomes a bot only before its first game, so it never changes
+    /// during one); not stored with the game.
+    pub bots: [bool; 2],
 }
 
 pub fn now_ms() -> i64 {
@@ -222,6 +227,7 @@ impl LiveGame {
             ai_queued: false,
             ai_elsewhere: false,
             rematch_new: None,
+            bots: [false; 2],
         })
     }
 

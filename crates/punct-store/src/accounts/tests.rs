@@ -128,6 +128,7 @@ both!(
     the_last_way_to_sign_in_is_kept_even_under_a_race,
     a_ceremony_is_taken_once_and_not_after_it_expires,
     one_of_eight_concurrent_takes_of_a_ceremony_gets_it,
+    an_account_becomes_a_bot_only_before_its_first_game,
 );
 
 fn user(id: &str, name: &str) -> UserRow {
@@ -1075,4 +1076,30 @@ async fn one_of_eight_concurrent_takes_of_a_ceremony_gets_it(db: Db) {
         }
         assert_eq!(got, 1, "round {round}");
     }
+}
+
+async fn an_account_becomes_a_bot_only_before_its_first_game(db: Db) {
+    let a = db.store.accounts();
+    with_users(a, &["u1", "u2", "u3", "u4"]).await;
+    // No games: a bot now, for good (a second upgrade changes nothing).
+    assert_eq!(a.make_bot("u1").await.unwrap(), BotUpgrade::Upgraded);
+    assert!(a.user("u1").await.unwrap().unwrap().bot);
+    assert_eq!(a.make_bot("u1").await.unwrap(), BotUpgrade::AlreadyBot);
+    // A seat in any game, ongoing or ended, white or black, keeps a person.
+    db.store
+        .insert(ended("g1", None, Some("u2"), None, 50))
+        .await
+        .unwrap();
+    db.store
+        .insert(ended("g2", Some("u3"), None, Some(Outcome::Draw), 50))
+        .await
+        .unwrap();
+    assert_eq!(a.make_bot("u2").await.unwrap(), BotUpgrade::HasGames);
+    assert_eq!(a.make_bot("u3").await.unwrap(), BotUpgrade::HasGames);
+    assert!(!a.user("u2").await.unwrap().unwrap().bot);
+    // Unknown and deleted accounts are not found.
+    assert_eq!(a.make_bot("nobody").await.unwrap(), BotUpgrade::NotFound);
+    a.delete_user("u4").await.unwrap();
+    assert_eq!(a.make_bot("u4").await.unwrap(), BotUpgrade::NotFound);
+    assert!(!a.user("u4").await.unwrap().unwrap().bot);
 }

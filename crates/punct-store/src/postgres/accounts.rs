@@ -6,9 +6,9 @@
 use super::{pg_error, Store};
 use crate::accounts::{in_order_of, sides_in_order};
 use crate::{
-    AccountError, AccountStore, ApplyError, BlockRow, BoxFuture, CeremonyRow, HistoryPoint,
-    PasskeyRemoval, PasskeyRow, RatedResult, RatingRow, SessionRow, StatLine, StoreError, TokenRow,
-    UserRow,
+    AccountError, AccountStore, ApplyError, BlockRow, BotUpgrade, BoxFuture, CeremonyRow,
+    HistoryPoint, PasskeyRemoval, PasskeyRow, RatedResult, RatingRow, SessionRow, StatLine,
+    StoreError, TokenRow, UserRow,
 };
 use tokio_postgres::types::ToSql;
 use tokio_postgres::Row;
@@ -465,6 +465,38 @@ impl AccountStore for Store {
             self.change("UPDATE users SET seen = $2 WHERE id = $1", &[&user, &seen])
                 .await
                 .map(drop)
+        })
+    }
+
+    fn make_bot<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<BotUpgrade, StoreError>> {
+        Box::pin(async move {
+            // One statement: the check and the change. (A game stored by
+            // another connection at that very moment is not seen; a game
+            // needs its player's request, and an upgrade comes from the
+            // same player's program.)
+            let changed = self
+                .change(
+                    "UPDATE users SET bot = TRUE WHERE id = $1 AND NOT bot AND NOT deleted \
+                       AND NOT EXISTS (SELECT 1 FROM games \
+                         WHERE white_user = $1 OR black_user = $1)",
+                    &[&user],
+                )
+                .await?;
+            if changed > 0 {
+                return Ok(BotUpgrade::Upgraded);
+            }
+            let found = self
+                .row(
+                    "SELECT bot, deleted FROM users WHERE id = $1",
+                    &[&user],
+                    |r| Ok((r.try_get::<_, bool>(0)?, r.try_get::<_, bool>(1)?)),
+                )
+                .await?;
+            Ok(match found {
+                None | Some((_, true)) => BotUpgrade::NotFound,
+                Some((true, false)) => BotUpgrade::AlreadyBot,
+                Some((false, false)) => BotUpgrade::HasGames,
+            })
         })
     }
 

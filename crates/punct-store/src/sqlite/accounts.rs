@@ -7,9 +7,9 @@
 use super::{linked, off_the_runtime, write_failed, Answer, Store, Write};
 use crate::accounts::{in_order_of, sides_in_order};
 use crate::{
-    AccountError, AccountStore, ApplyError, BlockRow, BoxFuture, CeremonyRow, HistoryPoint,
-    PasskeyRemoval, PasskeyRow, RatedResult, RatingRow, SaveError, SessionRow, StatLine,
-    StoreError, TokenRow, UserRow,
+    AccountError, AccountStore, ApplyError, BlockRow, BotUpgrade, BoxFuture, CeremonyRow,
+    HistoryPoint, PasskeyRemoval, PasskeyRow, RatedResult, RatingRow, SaveError, SessionRow,
+    StatLine, StoreError, TokenRow, UserRow,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -26,6 +26,7 @@ pub(crate) enum AccountWrite {
         seen: i64,
     },
     DeleteUser(String),
+    MakeBot(String),
     CreateSession(SessionRow),
     TouchSession {
         hash: String,
@@ -234,6 +235,9 @@ pub(super) fn apply(conn: &Connection, write: &AccountWrite) -> Answer {
             }
             Ok(n)
         }),
+        // The writer thread runs one write at a time: no game can be
+        // stored between the check and the change.
+        AccountWrite::MakeBot(user) => run(conn, MAKE_BOT, params![user]),
         AccountWrite::CreateSession(s) => run(
             conn,
             "INSERT INTO sessions (hash, user_id, created, seen, expires, agent) \
@@ -323,6 +327,11 @@ pub(super) fn apply(conn: &Connection, write: &AccountWrite) -> Answer {
         ),
     }
 }
+
+/// A user becomes a bot if it is one neither yet nor deleted, and no game
+/// has it on a seat.
+const MAKE_BOT: &str = "UPDATE users SET bot = 1 WHERE id = ?1 AND bot = 0 AND deleted = 0 \
+       AND NOT EXISTS (SELECT 1 FROM games WHERE white_user = ?1 OR black_user = ?1)";
 
 /// A rated game's result, once, on the ratings it was computed from:
 /// [`SaveError::Duplicate`] if the game was applied, [`SaveError::Stale`]
@@ -552,6 +561,31 @@ impl AccountStore for Store {
             })
             .await
             .map(drop)
+        })
+    }
+
+    fn make_bot<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<BotUpgrade, StoreError>> {
+        Box::pin(async move {
+            let changed = self
+                .account_write(AccountWrite::MakeBot(user.to_string()))
+                .await?;
+            if changed > 0 {
+                return Ok(BotUpgrade::Upgraded);
+            }
+            // Not changed: say why.
+            let found = self.read(|c| {
+                one(
+                    c,
+                    "SELECT bot, deleted FROM users WHERE id = ?1",
+                    params![user],
+                    |r| Ok((r.get::<_, bool>(0)?, r.get::<_, bool>(1)?)),
+                )
+            })?;
+            Ok(match found {
+                None | Some((_, true)) => BotUpgrade::NotFound,
+                Some((true, false)) => BotUpgrade::AlreadyBot,
+                Some((false, false)) => BotUpgrade::HasGames,
+            })
         })
     }
 

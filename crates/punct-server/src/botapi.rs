@@ -1,0 +1,605 @@
+//! Bots: programs that play as a bot account through their API token
+//! (`api/bot.rs` reads the requests). What they see are two kinds of
+//! stream, one JSON object per line: the account's **event stream**
+//! ([`events`]: `gameStart` when a game of the account begins, `gameFinish`
+//! when one ends — on whichever instance it happens, as the database
+//! announces it) and a game's **game stream** ([`game_stream`]:
+//! `gameFull` first, then `gameState` after every change, until the game
+//! ends). What they do — move, resign, seek a game in the lobby — goes
+//! through the same change path and the same rules as a browser's
+//! requests: a move is played with the token of the seat the account
+//! holds.
+//!
+//! The events are an open set: a client ignores types it does not know.
+//! Direct challenges (`challenge`, `challengeCanceled`,
+//! `challengeDeclined`) will be events of this stream.
+//!
+//! A bot's seek lasts while one of its event streams is open on the
+//! instance that took the seek (or until it is cancelled or accepted):
+//! it is withdrawn when the account's last event stream there closes.
+
+mod hub;
+
+pub(crate) use hub::{Hub, Place};
+
+use crate::app::{App, Published, Slot};
+use crate::error::ApiError;
+use crate::games::{now_ms, Account, GameError, LiveGame};
+use crate::limits::{ClientKey, Held};
+use crate::lobby::{self, Seeker, Wanted, SEEKS_PER_SOCKET};
+use punct_core::Side;
+use punct_store::UserRow;
+use serde_json::{json, Map, Value};
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc};
+
+/// Streams of either kind one account holds open on an instance.
+pub(crate) const STREAMS_PER_ACCOUNT: usize = 8;
+/// A stream that has had nothing to say for this long writes an empty
+/// line, so that the bot (and any proxy) knows it is alive.
+const KEEP_ALIVE: Duration = Duration::from_secs(7);
+/// Ongoing games an event stream tells of when it opens, at most.
+const ONGOING_MAX: u32 = 100;
+/// Lines waiting to be written to one stream.
+pub(crate) const LINES_QUEUE: usize = 32;
+
+/// What a stream holds while it is open: its place among the account's
+/// streams and among the client's live connections.
+pub(crate) struct Open {
+    pub(crate) _place: Place,
+    pub(crate) _held: Held,
+}
+
+/// Queues one line of a stream (an empty one keeps it alive); false when
+/// the stream is gone, or its reader took nothing for the socket send
+/// timeout (it is then closed).
+async fn emit(app: &App, out: &mpsc::Sender<String>, line: String) -> bool {
+    out.send_timeout(line, app.config.ws_send_timeout)
+        .await
+        .is_ok()
+}
+
+/// The side whose seat `user` holds in `game` (the side to move when it
+/// holds both), if any.
+pub(crate) fn seat_of(game: &LiveGame, user: &str) -> Option<Side> {
+    let to_move = game.position().side_to_move();
+    [to_move, to_move.opponent()]
+        .into_iter()
+        .find(|&side| game.user(side) == Some(user))
+}
+
+fn not_your_game(id: &str) -> ApiError {
+    ApiError::forbidden(
+        "not_your_game",
+        "this bot plays no seat of this game: it may stream and move only in its own games",
+    )
+    .with("game", id)
+}
+
+/// The game `id` and the side the bot `user` plays in it: 404
+/// `unknown_game`, 403 `not_your_game`.
+pub(crate) async fn own_game(
+    app: &Arc<App>,
+    user: &str,
+    id: &str,
+) -> Result<(Arc<Slot>, Side), ApiError> {
+    let slot = app.slot(id).await?;
+    let side = seat_of(&*slot.game.lock().await, user).ok_or_else(|| not_your_game(id))?;
+    Ok((slot, side))
+}
+
+// ------------------------------------------------------------ what a bot does
+
+/// The token of the seat `user` holds, for the rules that act by tokens.
+fn seat_token(game: &LiveGame, user: &str) -> Result<String, GameError> {
+    let side = seat_of(game, user).ok_or(GameError::NoSeat)?;
+    let token = match side {
+        Side::White => &game.row.white_token,
+        Side::Black => &game.row.black_token,
+    };
+    token.clone().ok_or(GameError::NoSeat)
+}
+
+/// Plays `mv` for the bot `user` in game `id`, as a move sent with its
+/// seat's token would be: the same rules, the same change path. Answers
+/// the new game state line.
+pub(crate) async fn play(
+    app: &Arc<App>,
+    client: ClientKey,
+    user: &str,
+    id: &str,
+    mv: &str,
+) -> Result<Value, ApiError> {
+    own_game(app, user, id).await?;
+    let changed = app
+        .change_by(client, id, |g| {
+            let token = seat_token(g, user)?;
+            g.play(&token, mv, None)
+        })
+        .await?;
+    state_line(&changed.state)
+}
+
+/// Resigns game `id` for the bot `user`.
+pub(crate) async fn resign(
+    app: &Arc<App>,
+    client: ClientKey,
+    user: &str,
+    id: &str,
+) -> Result<Value, ApiError> {
+    own_game(app, user, id).await?;
+    let changed = app
+        .change_by(client, id, |g| {
+            let token = seat_token(g, user)?;
+            g.resign(&token)
+        })
+        .await?;
+    state_line(&changed.state)
+}
+
+/// A change's answer (the game's state as JSON text) as a `gameState`.
+fn state_line(state: &str) -> Result<Value, ApiError> {
+    match serde_json::from_str::<Value>(state) {
+        Ok(Value::Object(fields)) => Ok(game_state(&fields, now_ms())),
+        _ => Err(ApiError::internal(
+            "a game's state that is not a JSON object",
+        )),
+    }
+}
+
+/// Opens a seek in the lobby for the bot `user` (never quick pairing):
+/// anyone may accept it, and the game it becomes is announced on the
+/// bot's event stream, which must be open here (409 `no_event_stream`).
+pub(crate) async fn seek(
+    app: &Arc<App>,
+    user: &UserRow,
+    wanted: Wanted,
+) -> Result<String, ApiError> {
+    if !app.bot_hub.listens(&user.id) {
+        return Err(ApiError::conflict(
+            "no_event_stream",
+            "open the event stream first (GET /api/bot/stream/event): a bot's seek lasts while \
+             it listens, and its game is announced there",
+        ));
+    }
+    let open = {
+        let mine = app.lobby.mine.lock().expect("lobby lock");
+        app.bot_hub
+            .seeks(&user.id)
+            .iter()
+            .filter(|s| mine.contains_key(*s))
+            .count()
+    };
+    if open >= SEEKS_PER_SOCKET {
+        return Err(ApiError::conflict(
+            "too_many_seeks",
+            format!("a bot holds at most {SEEKS_PER_SOCKET} seeks at once"),
+        )
+        .with("max", SEEKS_PER_SOCKET));
+    }
+    let seeker = Seeker {
+        account: Some(Account {
+            id: user.id.clone(),
+            name: user.name.clone(),
+        }),
+        name: None,
+        bot: true,
+    };
+    // The pairing's own message (the seat's token) has nowhere to go: the
+    // bot acts by its account, and hears of the game on its event stream.
+    let (nowhere, _) = mpsc::channel(1);
+    let id = lobby::seek(app, &seeker, wanted, nowhere).await?;
+    app.bot_hub.add_seek(&user.id, &id);
+    Ok(id)
+}
+
+/// Withdraws the bot's seek `seek` (404 `no_seek` for one it did not make
+/// here, or that is gone).
+pub(crate) async fn cancel(app: &Arc<App>, user: &str, seek: &str) -> Result<(), ApiError> {
+    let open = app
+        .lobby
+        .mine
+        .lock()
+        .expect("lobby lock")
+        .contains_key(seek);
+    if !app.bot_hub.forget_seek(user, seek) || !open {
+        return Err(
+            ApiError::not_found("no_seek", "this bot has no open seek of this id here")
+                .with("seek", seek),
+        );
+    }
+    lobby::withdraw(app, &[seek.to_string()]).await;
+    Ok(())
+}
+
+// ------------------------------------------------------------ the lines
+
+/// A time control as the streams show it: the state's clock without its
+/// running times.
+fn time_control(clock: &Value) -> Value {
+    let Value::Object(c) = clock else {
+        return Value::Null;
+    };
+    let kept: Map<String, Value> = c
+        .iter()
+        .filter(|(k, _)| matches!(k.as_str(), "type" | "initial" | "increment" | "days"))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    Value::Object(kept)
+}
+
+/// A `gameState` line from a game's state (the API's, as the page gets
+/// it) at time `now`: the moves, each side's time left in ms (`wtime`,
+/// `btime`; null untimed) and increment, whose turn it is, the status and
+/// the result.
+pub(crate) fn game_state(f: &Map<String, Value>, now: i64) -> Value {
+    let clock = at(f, "clock");
+    let left = |side: &str| -> Value {
+        let Some(ms) = clock[format!("{side}_ms")].as_i64() else {
+            return Value::Null;
+        };
+        let running = clock["running"].as_str() == Some(side);
+        let used = match clock["since"].as_i64() {
+            Some(since) if running => (now - since).max(0),
+            _ => 0,
+        };
+        json!((ms - used).max(0))
+    };
+    let increment = match clock["increment"].as_i64() {
+        Some(s) => json!(s * 1000),
+        None if clock.is_object() => json!(0),
+        None => Value::Null,
+    };
+    let result = f.get("result").cloned().unwrap_or(Value::Null);
+    json!({
+        "type": "gameState",
+        "version": at(f, "version"),
+        "moves": at(f, "moves"),
+        "ply": at(f, "ply"),
+        "to_move": at(f, "to_move"),
+        "wtime": left("white"),
+        "btime": left("black"),
+        "winc": increment,
+        "binc": increment,
+        "status": at(f, "status"),
+        "winner": result["winner"],
+        "result": result,
+        "draw_offer": at(f, "draw_offer"),
+        "takeback_request": at(f, "takeback_request"),
+    })
+}
+
+/// A `gameFull` line: who plays (names, accounts, bots), the variant, the
+/// time control, the start position, the bot's side, and the state now.
+pub(crate) fn game_full(f: &Map<String, Value>, you: Side, now: i64) -> Value {
+    let player = |side: &str| {
+        let p = &at(f, "players")[side];
+        json!({
+            "name": p["name"],
+            "user": at(f, &format!("{side}_user")),
+            "bot": p["bot"],
+            "ai": p["ai"],
+        })
+    };
+    json!({
+        "type": "gameFull",
+        "id": at(f, "id"),
+        "variant": at(f, "variant"),
+        "mode": at(f, "mode"),
+        "rated": at(f, "rated"),
+        "clock": time_control(at(f, "clock")),
+        "white": player("white"),
+        "black": player("black"),
+        "start": at(f, "start"),
+        "you": you.name(),
+        "state": game_state(f, now),
+    })
+}
+
+/// A `gameStart` event: the game, the bot's side and its opponent.
+fn game_start(game: &LiveGame, you: Side) -> Value {
+    let view = game.view();
+    let f = view.fields();
+    let them = you.opponent().name();
+    json!({
+        "type": "gameStart",
+        "game": {
+            "id": game.row.id,
+            "side": you.name(),
+            "opponent": {
+                "name": at(f, "players")[them]["name"],
+                "user": at(f, &format!("{them}_user")),
+                "bot": at(f, "players")[them]["bot"],
+                "ai": at(f, "players")[them]["ai"],
+            },
+            "variant": at(f, "variant"),
+            "rated": at(f, "rated"),
+            "clock": time_control(at(f, "clock")),
+            "start": at(f, "start"),
+            "ply": at(f, "ply"),
+            "to_move": at(f, "to_move"),
+            "my_turn": at(f, "to_move").as_str() == Some(you.name()),
+        },
+    })
+}
+
+/// A `gameFinish` event from an ended game's state.
+fn game_finish(f: &Map<String, Value>, you: Side) -> Value {
+    json!({
+        "type": "gameFinish",
+        "game": {
+            "id": at(f, "id"),
+            "side": you.name(),
+            "ply": at(f, "ply"),
+            "result": at(f, "result"),
+        },
+    })
+}
+
+/// A state's field, null when it has none.
+fn at<'a>(f: &'a Map<String, Value>, key: &str) -> &'a Value {
+    const NULL: &Value = &Value::Null;
+    f.get(key).unwrap_or(NULL)
+}
+
+fn is_over(f: &Map<String, Value>) -> bool {
+    f.get("status").and_then(Value::as_str) == Some("over")
+}
+
+// ------------------------------------------------------------ the event stream
+
+/// The bot `user`'s event stream, written to `out` until its reader goes,
+/// the server stops or it falls silent: `gameStart` for each of the
+/// account's games going on when it opens and each begun later (on any
+/// instance), `gameFinish` when one of them ends, an empty line when
+/// there is nothing else to say. Withdraws the bot's seeks made here when
+/// it is the account's last event stream here.
+pub(crate) async fn events(app: Arc<App>, user: UserRow, out: mpsc::Sender<String>, open: Open) {
+    let _open = open;
+    let (listener, mut news) = app.bot_hub.listen(&user.id);
+    let mut stopping = app.stopping.subscribe();
+    let mut told: HashSet<String> = HashSet::new();
+    let ongoing = app
+        .store
+        .list(&punct_store::ListFilter {
+            user: Some(user.id.clone()),
+            over: Some(false),
+            limit: ONGOING_MAX,
+            ..Default::default()
+        })
+        .await;
+    let mut alive = true;
+    match ongoing {
+        Ok(rows) => {
+            // Oldest first, as they began.
+            for row in rows.iter().rev() {
+                alive = alive && start(&app, &user.id, &row.id, &out, &mut told).await;
+            }
+        }
+        Err(e) => tracing::warn!("user {}: listing its ongoing games: {e}", user.id),
+    }
+    let mut keep_alive =
+        tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+    while alive {
+        alive = tokio::select! {
+            _ = stopping.changed() => false,
+            _ = out.closed() => false,
+            Some(id) = news.recv() => start(&app, &user.id, &id, &out, &mut told).await,
+            _ = keep_alive.tick() => emit(&app, &out, String::new()).await,
+        };
+    }
+    let seeks = app.bot_hub.leave(&user.id, listener);
+    lobby::withdraw(&app, &seeks).await;
+}
+
+/// Tells the event stream `out` of game `id` (once) and watches for its
+/// end; false when the stream is gone.
+async fn start(
+    app: &Arc<App>,
+    user: &str,
+    id: &str,
+    out: &mpsc::Sender<String>,
+    told: &mut HashSet<String>,
+) -> bool {
+    if !told.insert(id.to_string()) {
+        return true;
+    }
+    let slot = match app.slot(id).await {
+        Ok(slot) => slot,
+        Err(e) => {
+            tracing::warn!(
+                "game {id}: reading it for a bot's event stream: {}",
+                e.message
+            );
+            return true;
+        }
+    };
+    // Listening before the state is read: an end just after is not missed.
+    let updates = slot.updates.subscribe();
+    let (line, side, over) = {
+        let game = slot.game.lock().await;
+        let Some(side) = seat_of(&game, user) else {
+            return true;
+        };
+        (game_start(&game, side), side, game.is_over())
+    };
+    if !emit(app, out, line.to_string()).await {
+        return false;
+    }
+    if over {
+        let f = slot.game.lock().await.view();
+        return emit(app, out, game_finish(f.fields(), side).to_string()).await;
+    }
+    tokio::spawn(watch_end(app.clone(), slot, side, updates, out.clone()));
+    true
+}
+
+/// Writes `gameFinish` to `out` when the game of `slot` ends (holding the
+/// game in memory meanwhile, as a live socket does, so that another
+/// instance's changes reach it); gives up when the stream is gone.
+async fn watch_end(
+    app: Arc<App>,
+    slot: Arc<Slot>,
+    side: Side,
+    mut updates: broadcast::Receiver<Published>,
+    out: mpsc::Sender<String>,
+) {
+    let mut stopping = app.stopping.subscribe();
+    loop {
+        let published = tokio::select! {
+            _ = stopping.changed() => return,
+            _ = out.closed() => return,
+            update = updates.recv() => match update {
+                Ok(p) => p,
+                Err(broadcast::error::RecvError::Lagged(_)) => Published::of(&*slot.game.lock().await),
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+        };
+        if is_over(published.fields()) {
+            emit(
+                &app,
+                &out,
+                game_finish(published.fields(), side).to_string(),
+            )
+            .await;
+            return;
+        }
+    }
+}
+
+// ------------------------------------------------------------ the game stream
+
+/// The game stream of `slot`'s game for the bot playing `side`: `first`
+/// (its `gameFull` line, made when `updates` was already listening) was
+/// written; then a `gameState` line after every change, and an empty line
+/// when there is nothing else to say, until the game ends, its reader
+/// goes or the server stops.
+pub(crate) async fn game_stream(
+    app: Arc<App>,
+    slot: Arc<Slot>,
+    mut updates: broadcast::Receiver<Published>,
+    over: bool,
+    out: mpsc::Sender<String>,
+    open: Open,
+) {
+    let _open = open;
+    if over {
+        return;
+    }
+    let mut stopping = app.stopping.subscribe();
+    let mut keep_alive =
+        tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+    let mut version = 0;
+    loop {
+        let published = tokio::select! {
+            _ = stopping.changed() => return,
+            _ = out.closed() => return,
+            _ = keep_alive.tick() => {
+                if emit(&app, &out, String::new()).await {
+                    continue;
+                }
+                return;
+            }
+            update = updates.recv() => match update {
+                Ok(p) => p,
+                // Fell behind: the state now stands for those missed.
+                Err(broadcast::error::RecvError::Lagged(_)) => Published::of(&*slot.game.lock().await),
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+        };
+        let f = published.fields();
+        // (A state seen already, as after a lag, is not repeated.)
+        let v = at(f, "version").as_i64().unwrap_or(0);
+        if v <= version {
+            continue;
+        }
+        version = v;
+        if !emit(&app, &out, game_state(f, now_ms()).to_string()).await || is_over(f) {
+            return;
+        }
+        keep_alive.reset();
+    }
+}
+
+/// Opens the game stream of game `id` for the bot `user`: the first line
+/// (`gameFull`), and the stream's task to run once that line is queued.
+pub(crate) async fn open_game_stream(
+    app: &Arc<App>,
+    user: &str,
+    id: &str,
+) -> Result<(String, Arc<Slot>, broadcast::Receiver<Published>, bool), ApiError> {
+    let (slot, _) = own_game(app, user, id).await?;
+    let updates = slot.updates.subscribe();
+    let game = slot.game.lock().await;
+    let side = seat_of(&game, user).ok_or_else(|| not_your_game(id))?;
+    let view = game.view();
+    let first = game_full(view.fields(), side, now_ms()).to_string();
+    let over = game.is_over();
+    drop(game);
+    Ok((first, slot, updates, over))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn a_state_line_counts_the_running_clock_down() {
+        let f = fields(json!({
+            "version": 5, "moves": ["C@B7/2"], "ply": 1, "to_move": "black", "status": "ongoing",
+            "result": null, "draw_offer": null, "takeback_request": null,
+            "clock": {"type": "realtime", "initial": 60, "increment": 2,
+                      "white_ms": 58000, "black_ms": 60000, "running": "black", "since": 1000},
+        }));
+        let s = game_state(&f, 4000);
+        assert_eq!(s["type"], "gameState");
+        assert_eq!(
+            (s["wtime"].as_i64(), s["btime"].as_i64()),
+            (Some(58000), Some(57000))
+        );
+        assert_eq!(
+            (s["winc"].as_i64(), s["binc"].as_i64()),
+            (Some(2000), Some(2000))
+        );
+        assert_eq!(s["moves"], json!(["C@B7/2"]));
+        assert_eq!(s["winner"], Value::Null);
+        // Out of time is 0, never less; untimed is null.
+        assert_eq!(game_state(&f, 100_000)["btime"], 0);
+        let mut untimed = f.clone();
+        untimed.insert("clock".into(), Value::Null);
+        let s = game_state(&untimed, 4000);
+        assert_eq!(
+            (s["wtime"].clone(), s["winc"].clone()),
+            (Value::Null, Value::Null)
+        );
+    }
+
+    #[test]
+    fn a_full_line_names_both_players_and_the_bots_side() {
+        let f = fields(json!({
+            "id": "g1", "variant": "standard", "mode": "online", "rated": false, "start": "standard:w:0:-",
+            "white_user": "u1", "black_user": null, "version": 1, "moves": [], "ply": 0,
+            "to_move": "white", "status": "ongoing", "result": null, "clock": null,
+            "players": {"white": {"name": "Robo", "ai": false, "bot": true},
+                        "black": {"name": "Ada", "ai": false, "bot": false}},
+        }));
+        let full = game_full(&f, Side::White, 0);
+        assert_eq!(full["you"], "white");
+        assert_eq!(
+            full["white"],
+            json!({"name": "Robo", "user": "u1", "bot": true, "ai": false})
+        );
+        assert_eq!(full["black"]["name"], "Ada");
+        assert_eq!(full["clock"], Value::Null);
+        assert_eq!(full["state"]["type"], "gameState");
+    }
+}
