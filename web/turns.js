@@ -8,6 +8,7 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { playerGameLine } from "./lists.js";
+import { session } from "./session.js";
 
 const EVERY_MS = 30000;
 
@@ -20,11 +21,12 @@ export function turnsBadge(user) {
     h("div", { class: "menu-panel" }, list));
   let timer = null;
   let busy = false;
-  let shown = false; // put in the page once (it is drawn before it is placed)
 
-  async function refresh() {
-    if (menu.isConnected) shown = true;
-    else if (shown) return stop();
+  // The first ask comes as the header is drawn, before it is placed; every
+  // later one only while it is in the page and the account still signed in
+  // (a header replaced or signed out asks nothing more).
+  async function refresh(first = false) {
+    if ((!first && !menu.isConnected) || session.user?.name !== user.name) return stop();
     if (busy || document.hidden) return undefined;
     busy = true;
     try {
@@ -34,8 +36,13 @@ export function turnsBadge(user) {
       menu.dataset.count = String(n);
       count.textContent = t("nav.turns", { count: n });
       list.replaceChildren(...(answer.games || []).map((g) => playerGameLine(g, user.name)));
-    } catch {
-      // Signed out meanwhile, or the server is away: the badge waits for the next try.
+    } catch (e) {
+      // The session ended elsewhere: the header says so. Otherwise (the
+      // server away) the badge waits for the next try.
+      if (e.code === "not_signed_in") {
+        stop();
+        session.set(null);
+      }
     } finally {
       busy = false;
     }
@@ -50,8 +57,8 @@ export function turnsBadge(user) {
     if (!document.hidden) refresh();
   }
 
-  timer = setInterval(refresh, EVERY_MS);
+  timer = setInterval(() => refresh(), EVERY_MS);
   document.addEventListener("visibilitychange", onVisible);
-  refresh();
+  refresh(true);
   return menu;
 }
