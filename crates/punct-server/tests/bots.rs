@@ -13,25 +13,8 @@ use serde_json::{json, Value};
 
 const PASSWORD: &str = "correct horse battery";
 
-/// Signs up `name`; the session cookie's value.
 fn sign_up(server: &Server, name: &str) -> String {
-    let resp = http_agent()
-        .post(server.url("/api/account/signup"))
-        .header("origin", &server.base)
-        .send_json(json!({"name": name, "password": PASSWORD}))
-        .expect("signing up");
-    assert_eq!(resp.status().as_u16(), 201);
-    let set = resp
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .expect("a cookie")
-        .to_string();
-    set.split(';')
-        .next()
-        .and_then(|p| p.split_once('='))
-        .map(|(_, v)| v.to_string())
-        .expect("the cookie's value")
+    common::sign_up_cookie(server, name, PASSWORD)
 }
 
 fn answer(resp: Result<ureq::http::Response<ureq::Body>, ureq::Error>, what: &str) -> (u16, Value) {

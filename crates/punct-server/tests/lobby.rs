@@ -11,7 +11,7 @@ mod common;
 
 use common::{assert_error, http_agent, two_instances, Server, Ws};
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const PASSWORD: &str = "correct horse battery";
 const BLITZ: &str = r#"{"type": "realtime", "initial": 300, "increment": 3}"#;
@@ -20,57 +20,16 @@ fn blitz() -> Value {
     serde_json::from_str(BLITZ).expect("a clock")
 }
 
-/// A lobby socket, signed in with `cookie` if given; its first message
-/// (the list of seeks) read.
 fn lobby(server: &Server, cookie: Option<&str>) -> (Ws, Value) {
-    let cookie = cookie.map(|c| format!("punct_session={c}"));
-    let mut headers = vec![];
-    if let Some(c) = &cookie {
-        headers.push(("cookie", c.as_str()));
-    }
-    let mut ws = Ws::connect_with(&server.addr, "/api/lobby/live", &headers)
-        .unwrap_or_else(|e| panic!("the lobby socket: {e}"));
-    let first = ws.try_recv().expect("the list of seeks");
-    assert_eq!(first["type"], "seeks", "{first}");
-    (ws, first)
+    common::lobby_socket(server, cookie)
 }
 
-/// The next message of `kind`, skipping others (seeks coming and going).
 fn next(ws: &mut Ws, kind: &str) -> Value {
-    let until = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < until {
-        let msg = ws
-            .try_recv()
-            .unwrap_or_else(|e| panic!("waiting for {kind}: {e}"));
-        if msg["type"] == kind {
-            return msg;
-        }
-        if msg["type"] == "error" {
-            panic!("waiting for {kind}: {msg}");
-        }
-    }
-    panic!("no {kind} message within 20 s");
+    common::next_of(ws, kind)
 }
 
-/// Signs up `name`; the session cookie's value.
 fn sign_up(server: &Server, name: &str) -> String {
-    let resp = http_agent()
-        .post(server.url("/api/account/signup"))
-        .header("origin", &server.base)
-        .send_json(json!({"name": name, "password": PASSWORD}))
-        .expect("signing up");
-    assert_eq!(resp.status().as_u16(), 201);
-    let set = resp
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .expect("a cookie")
-        .to_string();
-    set.split(';')
-        .next()
-        .and_then(|p| p.split_once('='))
-        .map(|(_, v)| v.to_string())
-        .expect("the cookie's value")
+    common::sign_up_cookie(server, name, PASSWORD)
 }
 
 /// The seats `token` holds in game `id`.

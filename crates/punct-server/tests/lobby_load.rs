@@ -36,26 +36,11 @@ const OPEN: [&str; 12] = [
 ];
 
 fn lobby(server: &Server) -> Ws {
-    let mut ws = Ws::connect_with(&server.addr, "/api/lobby/live", &[])
-        .unwrap_or_else(|e| panic!("the lobby socket: {e}"));
-    let first = ws.try_recv().expect("the list");
-    assert_eq!(first["type"], "seeks", "{first}");
-    ws
+    common::lobby_socket(server, None).0
 }
 
-/// The next message of `kind` (others skipped).
 fn next(ws: &mut Ws, kind: &str) -> Value {
-    let until = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < until {
-        let msg = ws
-            .try_recv()
-            .unwrap_or_else(|e| panic!("waiting for {kind}: {e}"));
-        if msg["type"] == kind {
-            return msg;
-        }
-        assert_ne!(msg["type"], "error", "waiting for {kind}: {msg}");
-    }
-    panic!("no {kind} within 20 s");
+    common::next_of(ws, kind)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {

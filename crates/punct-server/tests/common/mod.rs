@@ -1128,3 +1128,58 @@ impl Server {
         g
     }
 }
+
+// ------------------------------------------------------------ accounts and the lobby
+
+/// Signs up `name` with `password` (with the site's Origin, as the page
+/// does); the session cookie's value.
+pub fn sign_up_cookie(server: &Server, name: &str, password: &str) -> String {
+    let resp = http_agent()
+        .post(server.url("/api/account/signup"))
+        .header("origin", &server.base)
+        .send_json(json!({"name": name, "password": password}))
+        .expect("signing up");
+    assert_eq!(resp.status().as_u16(), 201);
+    let set = resp
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .expect("a cookie")
+        .to_string();
+    set.split(';')
+        .next()
+        .and_then(|p| p.split_once('='))
+        .map(|(_, v)| v.to_string())
+        .expect("the cookie's value")
+}
+
+/// A lobby socket, signed in with session `cookie` if given; its first
+/// message (the list of seeks) read.
+pub fn lobby_socket(server: &Server, cookie: Option<&str>) -> (Ws, Value) {
+    let cookie = cookie.map(|c| format!("punct_session={c}"));
+    let mut headers = vec![];
+    if let Some(c) = &cookie {
+        headers.push(("cookie", c.as_str()));
+    }
+    let mut ws = Ws::connect_with(&server.addr, "/api/lobby/live", &headers)
+        .unwrap_or_else(|e| panic!("the lobby socket: {e}"));
+    let first = ws.try_recv().expect("the list of seeks");
+    assert_eq!(first["type"], "seeks", "{first}");
+    (ws, first)
+}
+
+/// The next message of `kind` on a socket, skipping others (seeks coming
+/// and going); an `error` on the way fails the test.
+pub fn next_of(ws: &mut Ws, kind: &str) -> Value {
+    let until = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < until {
+        let msg = ws
+            .try_recv()
+            .unwrap_or_else(|e| panic!("waiting for {kind}: {e}"));
+        if msg["type"] == kind {
+            return msg;
+        }
+        assert_ne!(msg["type"], "error", "waiting for {kind}: {msg}");
+    }
+    panic!("no {kind} message within 20 s");
+}
