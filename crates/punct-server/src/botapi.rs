@@ -350,15 +350,23 @@ fn is_over(f: &Map<String, Value>) -> bool {
 
 // ------------------------------------------------------------ the event stream
 
-/// The bot `user`'s event stream, written to `out` until its reader goes,
-/// the server stops or it falls silent: `gameStart` for each of the
+/// The bot `user`'s event stream, `listening` already (`Hub::listen`,
+/// before its answer was sent: a seek posted right after finds it),
+/// written to `out` until its reader goes, the server stops or it falls
+/// silent: `gameStart` for each of the
 /// account's games going on when it opens and each begun later (on any
 /// instance), `gameFinish` when one of them ends, an empty line when
 /// there is nothing else to say. Withdraws the bot's seeks made here when
 /// it is the account's last event stream here.
-pub(crate) async fn events(app: Arc<App>, user: UserRow, out: mpsc::Sender<String>, open: Open) {
+pub(crate) async fn events(
+    app: Arc<App>,
+    user: UserRow,
+    listening: (u64, mpsc::Receiver<String>),
+    out: mpsc::Sender<String>,
+    open: Open,
+) {
     let _open = open;
-    let (listener, mut news) = app.bot_hub.listen(&user.id);
+    let (listener, mut news) = listening;
     let mut stopping = app.stopping.subscribe();
     let mut told: HashSet<String> = HashSet::new();
     let ongoing = app
