@@ -2,7 +2,8 @@
 // a member, a link to their profile and a download of all their games;
 // the games this browser played signed out, added to the account on
 // request; the sessions signed in (this device marked), signing out here
-// or everywhere else; changing the password (the other sessions end);
+// or everywhere else; the API tokens a bot's program signs in with
+// (tokens.js); changing the password (the other sessions end);
 // deleting the account, confirmed by typing its name and giving the
 // password. Signed out, it offers to sign in or to create an account.
 
@@ -13,6 +14,7 @@ import { session } from "./session.js";
 import { siteNav, profileHref } from "./nav.js";
 import { field, formMessage, showPassword, accountError, fieldOf } from "./forms.js";
 import { passwordRules } from "./signin.js";
+import { tokensSection } from "./tokens.js";
 
 const DAY_TIME = { dateStyle: "medium", timeStyle: "short" };
 
@@ -111,6 +113,7 @@ export function accountScreen(root, navigate) {
         notice.el),
       seatsSection(user),
       sessionsSection(loaded.sessions || []),
+      tokensSection(),
       // Without a password (a bot's account) nothing here can be confirmed.
       user.password === false
         ? h("section", { class: "panel account-panel" }, h("p", { class: "small", "data-testid": "no-password" }, t("account.no_password")))

@@ -144,6 +144,11 @@ export const api = {
   /** Every game of the signed-in account as one record file (a download). */
   accountRecordsUrl: "/api/account/games",
   deleteAccount: (password) => request("POST", "/api/account/delete", password == null ? {} : { password }),
+  /** The account's API tokens (for bots): {tokens: [{id, label, created, used}]}, never a secret. */
+  tokens: () => request("GET", "/api/account/tokens"),
+  /** A new API token: {token: {id, label, created, used}, secret} — the secret shown this once. */
+  createToken: (label) => request("POST", "/api/account/tokens", { label }),
+  removeToken: (id) => request("POST", "/api/account/tokens/remove", { id }),
   // Players, their games and ratings.
   user: (name, signal) => request("GET", user(name), undefined, signal),
   /** filters: status, side, rated, variant, result; offset, limit → {games, offset, more}. */

@@ -169,7 +169,7 @@ fn a_token_is_shown_once_stored_hashed_and_refused_once_removed() {
         "/api/account/tokens/remove",
         Some(json!({"id": "nosuch"})),
     );
-    assert_error(&gone, 404, "no_token");
+    assert_error(&gone, 404, "unknown_token");
     let removed = with_cookie(
         &server,
         &cookie,

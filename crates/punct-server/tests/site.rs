@@ -140,7 +140,7 @@ fn players_choose_names_that_states_lists_and_records_show() {
     let state = server.state(&ai.id);
     assert_eq!(
         state["players"]["black"],
-        json!({"name": "PÜNCT AI level 1", "ai": true})
+        json!({"name": "PÜNCT AI level 1", "ai": true, "bot": false})
     );
     assert_eq!(state["players"]["white"]["name"], Value::Null);
     let rec = record(&server, &ai.id);
