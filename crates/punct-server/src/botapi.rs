@@ -27,6 +27,7 @@ use crate::error::ApiError;
 use crate::games::{now_ms, Account, GameError, LiveGame};
 use crate::limits::{ClientKey, Held};
 use crate::lobby::{self, Seeker, Wanted, SEEKS_PER_SOCKET};
+use crate::presence::Member;
 use punct_core::Side;
 use punct_store::UserRow;
 use serde_json::{json, Map, Value};
@@ -483,10 +484,12 @@ async fn watch_end(
 /// (its `gameFull` line, made when `updates` was already listening) was
 /// written; then a `gameState` line after every change, and an empty line
 /// when there is nothing else to say, until the game ends, its reader
-/// goes or the server stops.
+/// goes or the server stops. While it is open the bot is present at its
+/// seat, as a player whose live socket said `hello` (so its opponent
+/// cannot claim the game as abandoned).
 pub(crate) async fn game_stream(
     app: Arc<App>,
-    slot: Arc<Slot>,
+    (slot, side): (Arc<Slot>, Side),
     mut updates: broadcast::Receiver<Published>,
     over: bool,
     out: mpsc::Sender<String>,
@@ -496,6 +499,8 @@ pub(crate) async fn game_stream(
     if over {
         return;
     }
+    let mut present = Member::join(&slot.presence);
+    present.hold(vec![side]);
     let mut stopping = app.stopping.subscribe();
     let mut keep_alive =
         tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
@@ -537,7 +542,15 @@ pub(crate) async fn open_game_stream(
     app: &Arc<App>,
     user: &str,
     id: &str,
-) -> Result<(String, Arc<Slot>, broadcast::Receiver<Published>, bool), ApiError> {
+) -> Result<
+    (
+        String,
+        (Arc<Slot>, Side),
+        broadcast::Receiver<Published>,
+        bool,
+    ),
+    ApiError,
+> {
     let (slot, _) = own_game(app, user, id).await?;
     let updates = slot.updates.subscribe();
     let game = slot.game.lock().await;
@@ -546,7 +559,7 @@ pub(crate) async fn open_game_stream(
     let first = game_full(view.fields(), side, now_ms()).to_string();
     let over = game.is_over();
     drop(game);
-    Ok((first, slot, updates, over))
+    Ok((first, (slot, side), updates, over))
 }
 
 #[cfg(test)]

@@ -62,6 +62,7 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "forms.js": JS,
     "signin.js": JS,
     "account.js": JS,
+    "tokens.js": JS,
     "profile.js": JS,
     "ratingchart.js": JS,
     "ratings.js": JS,
