@@ -299,14 +299,38 @@ pub(crate) fn game_full(f: &Map<String, Value>, you: Side, now: i64) -> Value {
     })
 }
 
+/// What a bot's event stream says, one line each, named by its `type`.
+/// Direct challenges will add `Challenge`, `ChallengeCanceled` and
+/// `ChallengeDeclined` (with the challenge where these have the game);
+/// clients ignore types they do not know.
+pub(crate) enum Event {
+    /// A game of the bot's began (or was going on when the stream opened).
+    GameStart(Value),
+    /// A game of the bot's ended.
+    GameFinish(Value),
+}
+
+impl Event {
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Event::GameStart(_) => "gameStart",
+            Event::GameFinish(_) => "gameFinish",
+        }
+    }
+
+    /// The event's line: `{"type": …, "game": {…}}`.
+    pub(crate) fn line(&self) -> String {
+        let (Event::GameStart(game) | Event::GameFinish(game)) = self;
+        json!({"type": self.kind(), "game": game}).to_string()
+    }
+}
+
 /// A `gameStart` event: the game, the bot's side and its opponent.
-fn game_start(game: &LiveGame, you: Side) -> Value {
+fn game_start(game: &LiveGame, you: Side) -> Event {
     let view = game.view();
     let f = view.fields();
     let them = you.opponent().name();
-    json!({
-        "type": "gameStart",
-        "game": {
+    Event::GameStart(json!({
             "id": game.row.id,
             "side": you.name(),
             "opponent": {
@@ -322,21 +346,17 @@ fn game_start(game: &LiveGame, you: Side) -> Value {
             "ply": at(f, "ply"),
             "to_move": at(f, "to_move"),
             "my_turn": at(f, "to_move").as_str() == Some(you.name()),
-        },
-    })
+    }))
 }
 
 /// A `gameFinish` event from an ended game's state.
-fn game_finish(f: &Map<String, Value>, you: Side) -> Value {
-    json!({
-        "type": "gameFinish",
-        "game": {
-            "id": at(f, "id"),
-            "side": you.name(),
-            "ply": at(f, "ply"),
-            "result": at(f, "result"),
-        },
-    })
+fn game_finish(f: &Map<String, Value>, you: Side) -> Event {
+    Event::GameFinish(json!({
+        "id": at(f, "id"),
+        "side": you.name(),
+        "ply": at(f, "ply"),
+        "result": at(f, "result"),
+    }))
 }
 
 /// A state's field, null when it has none.
@@ -434,12 +454,12 @@ async fn start(
         };
         (game_start(&game, side), side, game.is_over())
     };
-    if !emit(app, out, line.to_string()).await {
+    if !emit(app, out, line.line()).await {
         return false;
     }
     if over {
         let f = slot.game.lock().await.view();
-        return emit(app, out, game_finish(f.fields(), side).to_string()).await;
+        return emit(app, out, game_finish(f.fields(), side).line()).await;
     }
     tokio::spawn(watch_end(app.clone(), slot, side, updates, out.clone()));
     true
@@ -467,12 +487,7 @@ async fn watch_end(
             },
         };
         if is_over(published.fields()) {
-            emit(
-                &app,
-                &out,
-                game_finish(published.fields(), side).to_string(),
-            )
-            .await;
+            emit(&app, &out, game_finish(published.fields(), side).line()).await;
             return;
         }
     }
@@ -602,6 +617,18 @@ mod tests {
             (s["wtime"].clone(), s["winc"].clone()),
             (Value::Null, Value::Null)
         );
+    }
+
+    #[test]
+    fn events_are_lines_of_their_type_and_game() {
+        let f = fields(json!({"id": "g1", "ply": 9, "result": {"winner": "black"}}));
+        let line: Value = serde_json::from_str(&game_finish(&f, Side::Black).line()).unwrap();
+        assert_eq!(
+            line,
+            json!({"type": "gameFinish", "game": {"id": "g1", "side": "black", "ply": 9,
+                   "result": {"winner": "black"}}})
+        );
+        assert_eq!(Event::GameStart(json!({})).kind(), "gameStart");
     }
 
     #[test]
