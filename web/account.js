@@ -3,7 +3,8 @@
 // the games this browser played signed out, added to the account on
 // request; the sessions signed in (this device marked), signing out here
 // or everywhere else; the passkeys (passkeys.js: added, removed, never
-// the last way in); changing the password (the other sessions end), or
+// the last way in); the API tokens a bot's program signs in with
+// (tokens.js); changing the password (the other sessions end), or
 // setting a first one for an account made with a passkey; deleting the
 // account, confirmed by typing its name and giving the password, or a
 // passkey when it has none. Signed out, it offers to sign in or to create
@@ -17,6 +18,7 @@ import { siteNav, profileHref } from "./nav.js";
 import { field, formMessage, showPassword, accountError, fieldOf, agentText } from "./forms.js";
 import { passwordRules } from "./signin.js";
 import { passkeysSection, passkeyProof, passkeyFailure, whyNoPasskeys, waitingText } from "./passkeys.js";
+import { tokensSection } from "./tokens.js";
 
 const DAY_TIME = { dateStyle: "medium", timeStyle: "short" };
 
@@ -104,6 +106,7 @@ export function accountScreen(root, navigate) {
       seatsSection(user),
       sessionsSection(loaded.sessions || []),
       passkeysSection({ passkeys, site: loaded.passkey_site, note, refresh: refreshPasskeys, closed: () => closed }),
+      tokensSection(),
       // Without a password or a passkey (a bot's account) nothing here can be confirmed.
       user.password === false && !passkeys.length
         ? h("section", { class: "panel account-panel" }, h("p", { class: "small", "data-testid": "no-password" }, t("account.no_password")))

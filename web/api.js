@@ -165,6 +165,11 @@ export const api = {
     request("POST", "/api/account/passkey/add/finish", { ceremony, credential, ...(label ? { label } : {}) }),
   /** {removed: true}; 409 last_sign_in for the account's last way to sign in. */
   removePasskey: (id) => request("POST", "/api/account/passkey/remove", { id }),
+  /** The account's API tokens (for bots): {tokens: [{id, label, created, used}]}, never a secret. */
+  tokens: () => request("GET", "/api/account/tokens"),
+  /** A new API token: {token: {id, label, created, used}, secret} — the secret shown this once. */
+  createToken: (label) => request("POST", "/api/account/tokens", { label }),
+  removeToken: (id) => request("POST", "/api/account/tokens/remove", { id }),
   // Players, their games and ratings.
   user: (name, signal) => request("GET", user(name), undefined, signal),
   /** filters: status, side, rated, variant, result; offset, limit → {games, offset, more}. */

@@ -4,6 +4,7 @@
 //! once, here.
 
 mod bench;
+mod bot_cmd;
 mod date;
 mod db_cmd;
 mod engine_cmd;
@@ -94,6 +95,8 @@ enum Command {
     Serve(Box<serve_cmd::ServeArgs>),
     /// The games database: migrate its schema, copy games between databases
     Db(db_cmd::DbArgs),
+    /// Play as a bot account on a server, with any engine speaking the protocol
+    Bot(Box<bot_cmd::BotArgs>),
     /// List the built-in engines and levels
     Engines,
     /// Quick speed figures: perft, move generation, random playouts
@@ -346,6 +349,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Tune(args) => tune_cmd::run(*args)?,
         Command::Serve(args) => serve_cmd::run(*args)?,
         Command::Db(args) => db_cmd::run(args)?,
+        Command::Bot(args) => bot_cmd::run(*args)?,
         Command::Engines => {
             let out: String = punct_engine::ENGINES
                 .iter()

@@ -332,7 +332,7 @@ impl Accounts {
             .iter()
             .find(|t| !id.is_empty() && token_id(t) == id)
             .ok_or_else(|| {
-                ApiError::not_found("no_token", "this account has no API token of this id")
+                ApiError::not_found("unknown_token", "this account has no API token of this id")
                     .with("id", id.chars().take(40).collect::<String>())
             })?;
         self.store

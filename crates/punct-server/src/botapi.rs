@@ -27,6 +27,7 @@ use crate::error::ApiError;
 use crate::games::{now_ms, Account, GameError, LiveGame};
 use crate::limits::{ClientKey, Held};
 use crate::lobby::{self, Seeker, Wanted, SEEKS_PER_SOCKET};
+use crate::presence::Member;
 use punct_core::Side;
 use punct_store::UserRow;
 use serde_json::{json, Map, Value};
@@ -298,14 +299,38 @@ pub(crate) fn game_full(f: &Map<String, Value>, you: Side, now: i64) -> Value {
     })
 }
 
+/// What a bot's event stream says, one line each, named by its `type`.
+/// Direct challenges will add `Challenge`, `ChallengeCanceled` and
+/// `ChallengeDeclined` (with the challenge where these have the game);
+/// clients ignore types they do not know.
+pub(crate) enum Event {
+    /// A game of the bot's began (or was going on when the stream opened).
+    GameStart(Value),
+    /// A game of the bot's ended.
+    GameFinish(Value),
+}
+
+impl Event {
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Event::GameStart(_) => "gameStart",
+            Event::GameFinish(_) => "gameFinish",
+        }
+    }
+
+    /// The event's line: `{"type": …, "game": {…}}`.
+    pub(crate) fn line(&self) -> String {
+        let (Event::GameStart(game) | Event::GameFinish(game)) = self;
+        json!({"type": self.kind(), "game": game}).to_string()
+    }
+}
+
 /// A `gameStart` event: the game, the bot's side and its opponent.
-fn game_start(game: &LiveGame, you: Side) -> Value {
+fn game_start(game: &LiveGame, you: Side) -> Event {
     let view = game.view();
     let f = view.fields();
     let them = you.opponent().name();
-    json!({
-        "type": "gameStart",
-        "game": {
+    Event::GameStart(json!({
             "id": game.row.id,
             "side": you.name(),
             "opponent": {
@@ -321,21 +346,17 @@ fn game_start(game: &LiveGame, you: Side) -> Value {
             "ply": at(f, "ply"),
             "to_move": at(f, "to_move"),
             "my_turn": at(f, "to_move").as_str() == Some(you.name()),
-        },
-    })
+    }))
 }
 
 /// A `gameFinish` event from an ended game's state.
-fn game_finish(f: &Map<String, Value>, you: Side) -> Value {
-    json!({
-        "type": "gameFinish",
-        "game": {
-            "id": at(f, "id"),
-            "side": you.name(),
-            "ply": at(f, "ply"),
-            "result": at(f, "result"),
-        },
-    })
+fn game_finish(f: &Map<String, Value>, you: Side) -> Event {
+    Event::GameFinish(json!({
+        "id": at(f, "id"),
+        "side": you.name(),
+        "ply": at(f, "ply"),
+        "result": at(f, "result"),
+    }))
 }
 
 /// A state's field, null when it has none.
@@ -350,15 +371,23 @@ fn is_over(f: &Map<String, Value>) -> bool {
 
 // ------------------------------------------------------------ the event stream
 
-/// The bot `user`'s event stream, written to `out` until its reader goes,
-/// the server stops or it falls silent: `gameStart` for each of the
+/// The bot `user`'s event stream, `listening` already (`Hub::listen`,
+/// before its answer was sent: a seek posted right after finds it),
+/// written to `out` until its reader goes, the server stops or it falls
+/// silent: `gameStart` for each of the
 /// account's games going on when it opens and each begun later (on any
 /// instance), `gameFinish` when one of them ends, an empty line when
 /// there is nothing else to say. Withdraws the bot's seeks made here when
 /// it is the account's last event stream here.
-pub(crate) async fn events(app: Arc<App>, user: UserRow, out: mpsc::Sender<String>, open: Open) {
+pub(crate) async fn events(
+    app: Arc<App>,
+    user: UserRow,
+    listening: (u64, mpsc::Receiver<String>),
+    out: mpsc::Sender<String>,
+    open: Open,
+) {
     let _open = open;
-    let (listener, mut news) = app.bot_hub.listen(&user.id);
+    let (listener, mut news) = listening;
     let mut stopping = app.stopping.subscribe();
     let mut told: HashSet<String> = HashSet::new();
     let ongoing = app
@@ -425,12 +454,12 @@ async fn start(
         };
         (game_start(&game, side), side, game.is_over())
     };
-    if !emit(app, out, line.to_string()).await {
+    if !emit(app, out, line.line()).await {
         return false;
     }
     if over {
         let f = slot.game.lock().await.view();
-        return emit(app, out, game_finish(f.fields(), side).to_string()).await;
+        return emit(app, out, game_finish(f.fields(), side).line()).await;
     }
     tokio::spawn(watch_end(app.clone(), slot, side, updates, out.clone()));
     true
@@ -458,12 +487,7 @@ async fn watch_end(
             },
         };
         if is_over(published.fields()) {
-            emit(
-                &app,
-                &out,
-                game_finish(published.fields(), side).to_string(),
-            )
-            .await;
+            emit(&app, &out, game_finish(published.fields(), side).line()).await;
             return;
         }
     }
@@ -475,10 +499,12 @@ async fn watch_end(
 /// (its `gameFull` line, made when `updates` was already listening) was
 /// written; then a `gameState` line after every change, and an empty line
 /// when there is nothing else to say, until the game ends, its reader
-/// goes or the server stops.
+/// goes or the server stops. While it is open the bot is present at its
+/// seat, as a player whose live socket said `hello` (so its opponent
+/// cannot claim the game as abandoned).
 pub(crate) async fn game_stream(
     app: Arc<App>,
-    slot: Arc<Slot>,
+    (slot, side): (Arc<Slot>, Side),
     mut updates: broadcast::Receiver<Published>,
     over: bool,
     out: mpsc::Sender<String>,
@@ -488,6 +514,8 @@ pub(crate) async fn game_stream(
     if over {
         return;
     }
+    let mut present = Member::join(&slot.presence);
+    present.hold(vec![side]);
     let mut stopping = app.stopping.subscribe();
     let mut keep_alive =
         tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
@@ -529,7 +557,15 @@ pub(crate) async fn open_game_stream(
     app: &Arc<App>,
     user: &str,
     id: &str,
-) -> Result<(String, Arc<Slot>, broadcast::Receiver<Published>, bool), ApiError> {
+) -> Result<
+    (
+        String,
+        (Arc<Slot>, Side),
+        broadcast::Receiver<Published>,
+        bool,
+    ),
+    ApiError,
+> {
     let (slot, _) = own_game(app, user, id).await?;
     let updates = slot.updates.subscribe();
     let game = slot.game.lock().await;
@@ -538,7 +574,7 @@ pub(crate) async fn open_game_stream(
     let first = game_full(view.fields(), side, now_ms()).to_string();
     let over = game.is_over();
     drop(game);
-    Ok((first, slot, updates, over))
+    Ok((first, (slot, side), updates, over))
 }
 
 #[cfg(test)]
@@ -581,6 +617,18 @@ mod tests {
             (s["wtime"].clone(), s["winc"].clone()),
             (Value::Null, Value::Null)
         );
+    }
+
+    #[test]
+    fn events_are_lines_of_their_type_and_game() {
+        let f = fields(json!({"id": "g1", "ply": 9, "result": {"winner": "black"}}));
+        let line: Value = serde_json::from_str(&game_finish(&f, Side::Black).line()).unwrap();
+        assert_eq!(
+            line,
+            json!({"type": "gameFinish", "game": {"id": "g1", "side": "black", "ply": 9,
+                   "result": {"winner": "black"}}})
+        );
+        assert_eq!(Event::GameStart(json!({})).kind(), "gameStart");
     }
 
     #[test]

@@ -64,6 +64,7 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "account.js": JS,
     "passkeys.js": JS,
     "webauthn.js": JS,
+    "tokens.js": JS,
     "profile.js": JS,
     "ratingchart.js": JS,
     "ratings.js": JS,

@@ -152,7 +152,7 @@ fn a_token_is_shown_once_stored_hashed_and_refused_once_removed() {
         "/api/account/tokens/remove",
         Some(json!({"id": "nosuch"})),
     );
-    assert_error(&gone, 404, "no_token");
+    assert_error(&gone, 404, "unknown_token");
     let removed = with_cookie(
         &server,
         &cookie,
@@ -414,6 +414,24 @@ fn a_bots_seek_accepted_by_a_person_is_announced_and_played_through_the_streams(
     assert_eq!(full["start"], "standard:w:0:-");
     assert_eq!(full["clock"], blitz);
     assert_eq!(full["state"]["moves"], json!([]));
+    // While its game stream is open the bot is at its seat, as a player's
+    // live socket would be.
+    let mut watcher = server.live(&game);
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut seen = Vec::new();
+    let presence = loop {
+        assert!(
+            std::time::Instant::now() < until,
+            "no presence with the bot: {seen:?}"
+        );
+        let msg = watcher.recv_any();
+        if msg["type"] == "presence" && msg["white"]["connected"] == true {
+            break msg;
+        }
+        seen.push(msg);
+    };
+    assert_eq!(presence["black"]["connected"], false, "{presence}");
+    drop(watcher);
     // White's clock runs from the pairing on.
     let wtime = full["state"]["wtime"].as_i64().expect("white's time");
     assert!((250_000..=300_000).contains(&wtime), "{full}");

@@ -6,7 +6,7 @@
 
 mod game;
 mod openings;
-mod players;
+pub(crate) mod players;
 mod stats;
 
 use crate::{bad_input, date, emit, failed, Failure, VariantArg};
@@ -161,7 +161,7 @@ struct Finished {
     played: Played,
 }
 
-fn parse_options(flag: &str, raw: &[String]) -> Result<Vec<(String, String)>, Failure> {
+pub(crate) fn parse_options(flag: &str, raw: &[String]) -> Result<Vec<(String, String)>, Failure> {
     raw.iter()
         .map(|o| match o.split_once('=') {
             Some((n, v)) if !n.trim().is_empty() => {
@@ -242,7 +242,7 @@ fn probe(flag: &str, spec: &Spec, options: &[(String, String)]) -> Result<String
     }
 }
 
-fn fault_text(f: &Fault) -> &str {
+pub(crate) fn fault_text(f: &Fault) -> &str {
     match f {
         Fault::Timeout(m) | Fault::Crash(m) | Fault::Malformed(m) => m,
     }

@@ -205,7 +205,10 @@ pub(crate) async fn event_stream(
 ) -> Result<Response, ApiError> {
     let open = open_stream(&app, &who.user.id, client)?;
     let (tx, rx) = mpsc::channel(LINES_QUEUE);
-    tokio::spawn(botapi::events(app, who.user, tx, open));
+    // Listening before the answer goes out: a seek posted once the
+    // stream is open finds it.
+    let listening = app.bot_hub.listen(&who.user.id);
+    tokio::spawn(botapi::events(app, who.user, listening, tx, open));
     Ok(ndjson(rx))
 }
 
