@@ -111,8 +111,8 @@ fn json_of(resp: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> (u16,
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-/// A new bot account: its API token.
-fn bot_token(server: &Server, name: &str) -> String {
+/// A new account: its session cookie (`punct_session=…`).
+fn sign_up(server: &Server, name: &str) -> String {
     let resp = agent()
         .post(server.url("/api/account/signup"))
         .header("origin", &server.base)
@@ -126,6 +126,12 @@ fn bot_token(server: &Server, name: &str) -> String {
         .and_then(|c| c.split(';').next())
         .expect("a session cookie")
         .to_string();
+    cookie
+}
+
+/// A new account (to be made a bot): its API token.
+fn bot_token(server: &Server, name: &str) -> String {
+    let cookie = sign_up(server, name);
     let (status, made) = json_of(
         agent()
             .post(server.url("/api/account/tokens"))
@@ -298,6 +304,97 @@ fn punct_bot_plays_a_whole_game_with_an_external_engine() {
     assert!(said.contains(&format!("game {game}: over")), "{said}");
     let moves = said.matches(&format!("game {game}: white plays ")).count() as u64;
     assert_eq!(moves, plies.div_ceil(2), "{said}");
+}
+
+#[test]
+fn punct_bot_declines_and_accepts_challenges_by_its_options() {
+    let server = Server::start();
+    let token = bot_token(&server, "Robo");
+    let person = sign_up(&server, "Ada");
+    let engine = format!("cmd:{BIN} engine --engine random");
+    let child = bot(
+        &[
+            "--server",
+            &server.base,
+            "--engine",
+            &engine,
+            "--movetime",
+            "20",
+            "--games",
+            "1",
+            "--upgrade",
+            "--challenges",
+            "casual",
+        ],
+        &token,
+    );
+    // Challenged once it is a bot (before or after its stream opens: it
+    // hears of open challenges when the stream opens).
+    let until = Instant::now() + Duration::from_secs(60);
+    while json_of(agent().get(server.url("/api/users/robo")).call()).1["bot"] != true {
+        assert!(Instant::now() < until, "not a bot within 60 s");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    use tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{}/api/lobby/live", server.addr)
+        .into_client_request()
+        .expect("a request");
+    let headers = request.headers_mut();
+    headers.insert("cookie", person.parse().expect("a header"));
+    headers.insert("origin", server.base.parse().expect("a header"));
+    let stream = TcpStream::connect(&server.addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("a timeout");
+    let (mut ws, _) = tungstenite::client(request, stream).expect("the lobby socket");
+    let next_of = |ws: &mut tungstenite::WebSocket<TcpStream>, kind: &str| loop {
+        let msg = recv(ws);
+        assert_ne!(msg["type"], "error", "waiting for {kind}: {msg}");
+        if msg["type"] == kind {
+            return msg;
+        }
+    };
+    let challenge = |ws: &mut tungstenite::WebSocket<TcpStream>, body: Value| {
+        ws.send(tungstenite::Message::text(body.to_string()))
+            .expect("sending");
+        next_of(ws, "seeking")["seek"].clone()
+    };
+    let blitz = json!({"type": "realtime", "initial": 300, "increment": 3});
+    let rated = challenge(
+        &mut ws,
+        json!({"type": "challenge", "to": "Robo", "rated": true, "clock": blitz}),
+    );
+    assert_eq!(next_of(&mut ws, "declined")["seek"], rated);
+    let casual = challenge(
+        &mut ws,
+        json!({"type": "challenge", "to": "Robo", "side": "black"}),
+    );
+    let paired = next_of(&mut ws, "paired");
+    assert_eq!(paired["seek"], casual);
+    let (game, token) = (
+        paired["game"].as_str().expect("a game"),
+        paired["token"].as_str().expect("a token"),
+    );
+    let state = play_as_person(&server, game, token);
+    assert_eq!(state["players"]["white"]["name"], "Robo");
+    let (code, said) = finish(child, Duration::from_secs(60));
+    assert_eq!(code, Some(0), "{said}");
+    let id = |v: &Value| v.as_str().expect("an id").to_string();
+    assert!(
+        said.contains(&format!(
+            "challenge {} from Ada: declined (it accepts casual challenges only)",
+            id(&rated)
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(
+            "challenge {} from Ada: accepted (casual)",
+            id(&casual)
+        )),
+        "{said}"
+    );
+    assert!(said.contains(&format!("game {game}: over")), "{said}");
 }
 
 #[test]

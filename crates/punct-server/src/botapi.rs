@@ -11,8 +11,11 @@
 //! holds.
 //!
 //! The events are an open set: a client ignores types it does not know.
-//! Direct challenges (`challenge`, `challengeCanceled`,
-//! `challengeDeclined`) will be events of this stream.
+//! Direct challenges to the bot are events too: `challenge` when one is
+//! offered (and, when the stream opens, for each still open), and
+//! `challengeCanceled` when one offered to it is no longer open (withdrawn
+//! by its challenger, or answered: an accepted one's game follows as
+//! `gameStart`). The bot answers over HTTP ([`accept`], [`decline`]).
 //!
 //! A bot's seek lasts while one of its event streams is open on the
 //! instance that took the seek (or until it is cancelled or accepted):
@@ -23,10 +26,11 @@ mod hub;
 pub(crate) use hub::{Hub, Place};
 
 use crate::app::{App, Published, Slot};
+use crate::challenges;
 use crate::error::ApiError;
 use crate::games::{now_ms, Account, GameError, LiveGame};
 use crate::limits::{ClientKey, Held};
-use crate::lobby::{self, Seeker, Wanted, SEEKS_PER_SOCKET};
+use crate::lobby::{self, LobbyEvent, Seeker, Wanted, SEEKS_PER_SOCKET};
 use crate::presence::Member;
 use punct_core::Side;
 use punct_store::UserRow;
@@ -180,14 +184,7 @@ pub(crate) async fn seek(
         )
         .with("max", SEEKS_PER_SOCKET));
     }
-    let seeker = Seeker {
-        account: Some(Account {
-            id: user.id.clone(),
-            name: user.name.clone(),
-        }),
-        name: None,
-        bot: true,
-    };
+    let seeker = bot_seeker(user);
     // The pairing's own message (the seat's token) has nowhere to go: the
     // bot acts by its account, and hears of the game on its event stream.
     let (nowhere, _) = mpsc::channel(1);
@@ -213,6 +210,33 @@ pub(crate) async fn cancel(app: &Arc<App>, user: &str, seek: &str) -> Result<(),
     }
     lobby::withdraw(app, &[seek.to_string()]).await;
     Ok(())
+}
+
+/// The bot `user` accepts challenge `id` offered to it: the game's id
+/// (announced on its event stream as `gameStart`, like any of its games).
+pub(crate) async fn accept(app: &Arc<App>, user: &UserRow, id: &str) -> Result<String, ApiError> {
+    let paired = challenges::accept(app, &bot_seeker(user), id).await?;
+    Ok(paired.game)
+}
+
+/// The bot `user` declines challenge `id` offered to it.
+pub(crate) async fn decline(app: &Arc<App>, user: &UserRow, id: &str) -> Result<(), ApiError> {
+    challenges::decline(app, &account(user), id).await
+}
+
+fn account(user: &UserRow) -> Account {
+    Account {
+        id: user.id.clone(),
+        name: user.name.clone(),
+    }
+}
+
+fn bot_seeker(user: &UserRow) -> Seeker {
+    Seeker {
+        account: Some(account(user)),
+        name: None,
+        bot: true,
+    }
 }
 
 // ------------------------------------------------------------ the lines
@@ -299,15 +323,17 @@ pub(crate) fn game_full(f: &Map<String, Value>, you: Side, now: i64) -> Value {
     })
 }
 
-/// What a bot's event stream says, one line each, named by its `type`.
-/// Direct challenges will add `Challenge`, `ChallengeCanceled` and
-/// `ChallengeDeclined` (with the challenge where these have the game);
+/// What a bot's event stream says, one line each, named by its `type`;
 /// clients ignore types they do not know.
 pub(crate) enum Event {
     /// A game of the bot's began (or was going on when the stream opened).
     GameStart(Value),
     /// A game of the bot's ended.
     GameFinish(Value),
+    /// A challenge offered to the bot (the lobby's seek, with `to`).
+    Challenge(Value),
+    /// A challenge offered to the bot is no longer open (`{"id"}`).
+    ChallengeCanceled(Value),
 }
 
 impl Event {
@@ -315,13 +341,22 @@ impl Event {
         match self {
             Event::GameStart(_) => "gameStart",
             Event::GameFinish(_) => "gameFinish",
+            Event::Challenge(_) => "challenge",
+            Event::ChallengeCanceled(_) => "challengeCanceled",
         }
     }
 
-    /// The event's line: `{"type": …, "game": {…}}`.
+    /// The event's line: `{"type": …, "game": {…}}` or `{"type": …,
+    /// "challenge": {…}}`.
     pub(crate) fn line(&self) -> String {
-        let (Event::GameStart(game) | Event::GameFinish(game)) = self;
-        json!({"type": self.kind(), "game": game}).to_string()
+        match self {
+            Event::GameStart(v) | Event::GameFinish(v) => {
+                json!({"type": self.kind(), "game": v}).to_string()
+            }
+            Event::Challenge(v) | Event::ChallengeCanceled(v) => {
+                json!({"type": self.kind(), "challenge": v}).to_string()
+            }
+        }
     }
 }
 
@@ -376,9 +411,11 @@ fn is_over(f: &Map<String, Value>) -> bool {
 /// written to `out` until its reader goes, the server stops or it falls
 /// silent: `gameStart` for each of the
 /// account's games going on when it opens and each begun later (on any
-/// instance), `gameFinish` when one of them ends, an empty line when
-/// there is nothing else to say. Withdraws the bot's seeks made here when
-/// it is the account's last event stream here.
+/// instance), `gameFinish` when one of them ends, `challenge` for each
+/// challenge offered to it (open when the stream opens, or made later on
+/// any instance) and `challengeCanceled` when one of those goes, an empty
+/// line when there is nothing else to say. Withdraws the bot's seeks made
+/// here when it is the account's last event stream here.
 pub(crate) async fn events(
     app: Arc<App>,
     user: UserRow,
@@ -390,6 +427,10 @@ pub(crate) async fn events(
     let (listener, mut news) = listening;
     let mut stopping = app.stopping.subscribe();
     let mut told: HashSet<String> = HashSet::new();
+    // Listening to the lobby before its challenges are read: one made
+    // meanwhile is heard twice at worst, never missed.
+    let mut lobby_news = app.lobby.subscribe();
+    let mut offered = Offered::default();
     let ongoing = app
         .store
         .list(&punct_store::ListFilter {
@@ -409,6 +450,20 @@ pub(crate) async fn events(
         }
         Err(e) => tracing::warn!("user {}: listing its ongoing games: {e}", user.id),
     }
+    match app.store.lobby().challenges(&user.id).await {
+        Ok(rows) => {
+            for row in rows
+                .iter()
+                .filter(|r| r.to_user.as_deref() == Some(&user.id))
+            {
+                let line = offered.offer(challenges::view(row, &user.name));
+                if let Some(line) = line {
+                    alive = alive && emit(&app, &out, line.line()).await;
+                }
+            }
+        }
+        Err(e) => tracing::warn!("user {}: listing its challenges: {e}", user.id),
+    }
     let mut keep_alive =
         tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
     while alive {
@@ -416,11 +471,51 @@ pub(crate) async fn events(
             _ = stopping.changed() => false,
             _ = out.closed() => false,
             Some(id) = news.recv() => start(&app, &user.id, &id, &out, &mut told).await,
+            heard = lobby_news.recv() => match heard {
+                Ok(event) => match offered.hear(&event, &user) {
+                    Some(line) => emit(&app, &out, line.line()).await,
+                    None => true,
+                },
+                // Too far behind to know what it missed: the bot reads the
+                // open challenges again when its stream reopens.
+                Err(broadcast::error::RecvError::Lagged(_)) => false,
+                Err(broadcast::error::RecvError::Closed) => false,
+            },
             _ = keep_alive.tick() => emit(&app, &out, String::new()).await,
         };
     }
     let seeks = app.bot_hub.leave(&user.id, listener);
     lobby::withdraw(&app, &seeks).await;
+}
+
+/// The challenges an event stream has told its bot of and that are still
+/// open, by id: each is told once, and its going once.
+#[derive(Default)]
+struct Offered(HashSet<String>);
+
+impl Offered {
+    /// A challenge (its public JSON) offered to the bot: its event, unless
+    /// told already.
+    fn offer(&mut self, challenge: Value) -> Option<Event> {
+        let id = challenge["id"].as_str()?.to_string();
+        self.0.insert(id).then_some(Event::Challenge(challenge))
+    }
+
+    /// What the lobby said, as the bot `user`'s event, if it is about a
+    /// challenge offered to it.
+    fn hear(&mut self, event: &LobbyEvent, user: &UserRow) -> Option<Event> {
+        match event {
+            LobbyEvent::Challenge { to, seek } if *to == user.id => {
+                let mut challenge: Value = serde_json::from_str(seek).ok()?;
+                challenge["to"] = json!(user.name);
+                self.offer(challenge)
+            }
+            LobbyEvent::Removed(id) if self.0.remove(id) => {
+                Some(Event::ChallengeCanceled(json!({ "id": id })))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Tells the event stream `out` of game `id` (once) and watches for its

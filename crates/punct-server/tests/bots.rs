@@ -637,3 +637,119 @@ fn a_bot_on_one_instance_hears_of_its_game_and_its_moves_made_on_another() {
     assert_eq!(finish["type"], "gameFinish", "{finish}");
     assert_eq!(finish["game"]["result"]["winner"], "black");
 }
+
+/// The next two lines of `events`, which come in either order.
+fn two_events(events: &Stream) -> Vec<Value> {
+    (0..2).map(|_| events.next().expect("an event")).collect()
+}
+
+/// A person signed in on `there` challenges the bot listening on `here`:
+/// a challenge made before its stream opens is told when it opens; one
+/// declined, one withdrawn and one accepted are each told, and the
+/// accepted one's game begins on the stream.
+fn challenges_reach_the_bot(here: &Server, there: &Server) {
+    let (_, bot) = new_bot(here, "Robo_5");
+    let person = sign_up(there, "Ada_5");
+    let (mut ws, _) = common::lobby_socket(there, Some(&person));
+    let blitz = json!({"type": "realtime", "initial": 300, "increment": 3});
+    let challenge = |ws: &mut common::Ws| {
+        ws.send(&json!({"type": "challenge", "to": "robo_5", "clock": blitz, "side": "white"}));
+        let seeking = common::next_of(ws, "seeking");
+        seeking["seek"].as_str().expect("an id").to_string()
+    };
+    let early = challenge(&mut ws);
+    let events = Stream::open(here, &bot, "/api/bot/stream/event");
+    let told = events.next().expect("the open challenge");
+    assert_eq!(told["type"], "challenge", "{told}");
+    let c = &told["challenge"];
+    assert_eq!(
+        (c["id"].as_str(), c["name"].as_str(), c["to"].as_str()),
+        (Some(early.as_str()), Some("Ada_5"), Some("Robo_5")),
+        "{told}"
+    );
+    assert_eq!(c["clock"]["initial"], 300, "{told}");
+
+    // Declined: the challenger hears it, the stream says it is gone.
+    let path = |id: &str, what: &str| format!("/api/bot/challenge/{id}/{what}");
+    let (status, answer) = bot_post(here, &bot, &path(&early, "decline"), json!({}));
+    assert_eq!(
+        (status, &answer["declined"]),
+        (200, &json!(early)),
+        "{answer}"
+    );
+    assert_eq!(common::next_of(&mut ws, "declined")["seek"], early.as_str());
+    let gone = events.next().expect("challengeCanceled");
+    assert_eq!(gone["type"], "challengeCanceled", "{gone}");
+    assert_eq!(gone["challenge"]["id"], early.as_str());
+    assert_error(
+        &bot_post(here, &bot, &path(&early, "decline"), json!({})),
+        404,
+        "no_challenge",
+    );
+
+    // Withdrawn with the challenger's socket.
+    let (mut other, _) = common::lobby_socket(there, Some(&person));
+    let withdrawn = challenge(&mut other);
+    assert_eq!(
+        events.next().expect("challenge")["challenge"]["id"],
+        withdrawn.as_str()
+    );
+    drop(other);
+    let gone = events.next().expect("challengeCanceled");
+    assert_eq!(
+        (gone["type"].as_str(), gone["challenge"]["id"].as_str()),
+        (Some("challengeCanceled"), Some(withdrawn.as_str()))
+    );
+    assert_error(
+        &bot_post(here, &bot, &path(&withdrawn, "accept"), json!({})),
+        409,
+        "seek_gone",
+    );
+
+    // Accepted: the game begins for both.
+    let taken = challenge(&mut ws);
+    assert_eq!(
+        events.next().expect("challenge")["challenge"]["id"],
+        taken.as_str()
+    );
+    let (status, answer) = bot_post(here, &bot, &path(&taken, "accept"), json!({}));
+    assert_eq!(status, 200, "{answer}");
+    let game = answer["game"].as_str().expect("the game").to_string();
+    let paired = common::next_of(&mut ws, "paired");
+    assert_eq!(paired["game"], game.as_str());
+    let mut kinds: Vec<(String, String)> = two_events(&events)
+        .iter()
+        .map(|e| {
+            let id = e["game"]["id"].as_str().or(e["challenge"]["id"].as_str());
+            (
+                e["type"].as_str().unwrap_or("").to_string(),
+                id.unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    kinds.sort();
+    assert_eq!(
+        kinds,
+        vec![
+            ("challengeCanceled".to_string(), taken.clone()),
+            ("gameStart".to_string(), game.clone())
+        ]
+    );
+    let state = there.state(&game);
+    assert_eq!(state["players"]["black"]["bot"], true, "{state}");
+    assert_eq!(state["players"]["white"]["name"], "Ada_5", "{state}");
+}
+
+#[test]
+fn a_bot_hears_challenges_and_declines_or_accepts_them() {
+    let server = Server::start();
+    challenges_reach_the_bot(&server, &server);
+}
+
+#[test]
+fn a_bot_hears_challenges_made_on_another_instance() {
+    let Some((a, b)) = two_instances("a_bot_hears_challenges_made_on_another_instance") else {
+        return;
+    };
+    challenges_reach_the_bot(&a, &b);
+}

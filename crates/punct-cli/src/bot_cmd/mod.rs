@@ -3,7 +3,8 @@
 //! It signs in with the account's API token, opens the account's event
 //! stream (docs/API.md, bots), optionally keeps a seek open in the lobby,
 //! and plays every game the stream announces, each on a thread of its own
-//! (`game.rs`) sharing the one engine. A dropped stream is opened again
+//! (`game.rs`) sharing the one engine. Challenges offered to the bot are
+//! accepted or declined by `--challenges` and `--max-games`. A dropped stream is opened again
 //! after a pause that doubles up to 30 s. The engine is the match
 //! runner's (`match_cmd::players`): the same handshake, the same faults.
 
@@ -66,6 +67,35 @@ pub struct BotArgs {
     /// first game)
     #[arg(long)]
     upgrade: bool,
+    /// Which challenges to accept: all, casual, rated or none (the others
+    /// are declined)
+    #[arg(long, value_enum, default_value_t = Accepting::All)]
+    challenges: Accepting,
+    /// Games played at once, at most: a challenge that comes while this
+    /// many are going on is declined
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    max_games: usize,
+}
+
+/// The challenges `punct bot` accepts (`--challenges`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Accepting {
+    All,
+    Casual,
+    Rated,
+    None,
+}
+
+impl Accepting {
+    /// Why a challenge that is `rated` or not is declined, if it is.
+    fn refuses(self, rated: bool) -> Option<&'static str> {
+        match (self, rated) {
+            (Accepting::All, _) | (Accepting::Casual, false) | (Accepting::Rated, true) => None,
+            (Accepting::None, _) => Some("it accepts no challenges"),
+            (Accepting::Casual, true) => Some("it accepts casual challenges only"),
+            (Accepting::Rated, false) => Some("it accepts rated challenges only"),
+        }
+    }
 }
 
 /// The engine all games share, with the game it last played (a new game
@@ -207,6 +237,9 @@ pub fn run(args: BotArgs) -> Result<(), Failure> {
     if args.games == Some(0) {
         return Err(bad_input("--games must be at least 1"));
     }
+    if args.max_games == 0 {
+        return Err(bad_input("--max-games must be at least 1"));
+    }
     let options = parse_options("--option", &args.option)?;
     let player = start_engine(&args.engine, &options)?;
     say(&format!("engine: {}", player.name));
@@ -237,6 +270,9 @@ pub fn run(args: BotArgs) -> Result<(), Failure> {
         games: args.games,
         playing: HashSet::new(),
         finished: HashSet::new(),
+        accepting: args.challenges,
+        max_games: args.max_games,
+        open_seek: None,
     };
     let outcome = main.serve(&heard);
     // The engine goes with `punct bot` (`quit`, then killed if need be).
@@ -253,6 +289,10 @@ struct Main {
     /// Games announced and not yet finished.
     playing: HashSet<String>,
     finished: HashSet<String>,
+    accepting: Accepting,
+    max_games: usize,
+    /// The seek of `--seek` while it is open.
+    open_seek: Option<String>,
 }
 
 impl Main {
@@ -340,6 +380,8 @@ impl Main {
                 if self.finished.contains(&id) || !self.playing.insert(id.clone()) {
                     return Ok(false);
                 }
+                // The seek became this game, or gives way to it.
+                self.cancel_seek();
                 say(&format!(
                     "game {id}: playing {} against {}{}",
                     game["side"].as_str().unwrap_or("?"),
@@ -372,24 +414,65 @@ impl Main {
                     self.post_seek()?;
                 }
             }
-            // Kinds this version does not know (challenges, later).
+            Some("challenge") => self.answer(&event["challenge"]),
+            // Kinds this version does not know, and `challengeCanceled`.
             _ => {}
         }
         Ok(false)
     }
 
+    /// Accepts or declines a challenge offered to the bot, by
+    /// `--challenges` and `--max-games`; a failed answer is said.
+    fn answer(&mut self, challenge: &Value) {
+        let Some(id) = challenge["id"].as_str() else {
+            return;
+        };
+        let who = challenge["name"].as_str().unwrap_or("someone");
+        let rated = challenge["rated"] == true;
+        let why = self.accepting.refuses(rated).or_else(|| {
+            (self.playing.len() >= self.max_games)
+                .then_some("it is playing as many games as it may")
+        });
+        let (what, path) = match why {
+            Some(why) => {
+                say(&format!("challenge {id} from {who}: declined ({why})"));
+                ("declining", format!("/api/bot/challenge/{id}/decline"))
+            }
+            None => {
+                say(&format!(
+                    "challenge {id} from {who}: accepted ({})",
+                    if rated { "rated" } else { "casual" }
+                ));
+                ("accepting", format!("/api/bot/challenge/{id}/accept"))
+            }
+        };
+        if let Err(f) = self.client.post(&path, Some(&json!({}))) {
+            say(&format!("challenge {id}: {what} it: {}", f.text()));
+        }
+    }
+
+    /// Withdraws the seek of `--seek` if it is open (a game has begun).
+    fn cancel_seek(&mut self) {
+        let Some(seek) = self.open_seek.take() else {
+            return;
+        };
+        // 404: it became the game that began, or went with a stream.
+        let _ = self
+            .client
+            .post("/api/bot/seek/cancel", Some(&json!({ "seek": seek })));
+    }
+
     /// Opens the seek of `--seek`, if any; a refusal of the seek itself
     /// (a bad clock) ends `punct bot`, others are said.
-    fn post_seek(&self) -> Result<(), Failure> {
+    fn post_seek(&mut self) -> Result<(), Failure> {
         let Some(body) = &self.seek else {
             return Ok(());
         };
         match self.client.post("/api/bot/seek", Some(body)) {
             Ok(answer) => {
-                say(&format!(
-                    "seeking a game (seek {})",
-                    answer["seek"].as_str().unwrap_or("?")
-                ));
+                let seek = answer["seek"].as_str().unwrap_or("?").to_string();
+                say(&format!("seeking a game (seek {seek})"));
+                self.open_seek = Some(seek);
                 Ok(())
             }
             Err(f @ client::Failure::Refused { status: 400, .. }) => Err(bad_input(format!(

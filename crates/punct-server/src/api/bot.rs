@@ -197,7 +197,8 @@ fn open_stream(
 }
 
 /// `GET /api/bot/stream/event`: the bot's events, one JSON object a line
-/// (`gameStart`, `gameFinish`; an empty line every few seconds).
+/// (`gameStart`, `gameFinish`, `challenge`, `challengeCanceled`; an empty
+/// line every few seconds).
 pub(crate) async fn event_stream(
     State(app): Shared,
     Client(client): Client,
@@ -257,6 +258,29 @@ pub(crate) async fn post_resign(
         StatusCode::OK,
         json!({"ok": true, "state": state}).to_string(),
     ))
+}
+
+// ------------------------------------------------------------ challenges
+
+/// `POST /api/bot/challenge/{id}/accept`: accepts a challenge offered to
+/// the bot; `{"game": ID}`, whose `gameStart` follows on the event stream.
+pub(crate) async fn post_challenge_accept(
+    State(app): Shared,
+    Bot(who): Bot,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let game = botapi::accept(&app, &who.user, &id).await?;
+    Ok(axum::Json(json!({ "game": game })).into_response())
+}
+
+/// `POST /api/bot/challenge/{id}/decline`.
+pub(crate) async fn post_challenge_decline(
+    State(app): Shared,
+    Bot(who): Bot,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    botapi::decline(&app, &who.user, &id).await?;
+    Ok(axum::Json(json!({ "declined": id })).into_response())
 }
 
 // ------------------------------------------------------------ seeks

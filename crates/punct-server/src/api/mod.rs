@@ -183,6 +183,16 @@ pub(crate) fn routes() -> Vec<Route> {
             bot::post_move,
         ),
         Route::post("/api/bot/game/{id}/resign", Bucket(Move), bot::post_resign),
+        Route::post(
+            "/api/bot/challenge/{id}/accept",
+            Bucket(Create),
+            bot::post_challenge_accept,
+        ),
+        Route::post(
+            "/api/bot/challenge/{id}/decline",
+            Bucket(Seat),
+            bot::post_challenge_decline,
+        ),
         Route::post("/api/bot/seek", Bucket(Create), bot::post_seek),
         Route::post("/api/bot/seek/cancel", Bucket(Seat), bot::post_seek_cancel),
         Route::get("/api/users/{name}", Bucket(Read), users::profile),
@@ -435,6 +445,8 @@ mod tests {
             (&get, "/api/bot/game/stream/{id}", WebSocket),
             (&post, "/api/bot/game/{id}/move/{*move}", Move),
             (&post, "/api/bot/game/{id}/resign", Move),
+            (&post, "/api/bot/challenge/{id}/accept", Create),
+            (&post, "/api/bot/challenge/{id}/decline", Seat),
             (&post, "/api/bot/seek", Create),
             (&post, "/api/bot/seek/cancel", Seat),
         ] {
