@@ -311,7 +311,7 @@ class GameScreen {
       if (this.socket && this.socket.open) {
         await this.socket.request({ type, ...body });
       } else {
-        const path = { move: "moves", resign: "resign", draw: "draw", takeback: "takeback", abandon: "abandon" }[type];
+        const path = { move: "moves", resign: "resign", draw: "draw", takeback: "takeback", abandon: "abandon", chat: "chat" }[type];
         this.applyLive(await api.act(this.id, path, body));
       }
       this.say("");

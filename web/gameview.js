@@ -21,6 +21,7 @@ import { Clocks } from "./clock.js";
 import { Players } from "./players.js";
 import { PositionText } from "./announce.js";
 import { turnControls } from "./chooser.js";
+import { Chat } from "./chat.js";
 
 /**
  * The state's `notice` (a word for the players the server does not store)
@@ -162,6 +163,7 @@ export class GameView {
     this.seatLink = h("div", { class: "seat-link" });
     show(this.seatLink, false);
 
+    this.chat = new Chat((phrase) => c.act("chat", { phrase }));
     this.stack = new StackView({ onToggle: () => this.renderOverlay() });
     this.legend = new Key(this.geom.pairs); // the key to the board's symbols
     this.warning = h("div", { class: "warning", "data-testid": "last-piece-warning", role: "status" });
@@ -196,6 +198,7 @@ export class GameView {
           this.drawPrompt, this.takebackPrompt,
           h("div", { class: "row buttons" }, this.takebackBtn, this.drawBtn, this.resignBtn),
           h("div", { class: "row buttons seat" }, this.renewBtn), this.seatLink),
+        this.chat.el,
         this.stack.el,
         this.words.el,
         h("section", { class: "panel" },
@@ -362,6 +365,7 @@ export class GameView {
     this.drawBtn.textContent = myOffer ? t("game.draw.pending") : t("game.draw.offer");
     show(this.resignBtn, player && ongoing);
     show(this.renewBtn, player);
+    this.chat.update(s, seats, c.busy);
     this.renderInvite();
     this.resignBtn.disabled = c.busy;
     this.resignBtn.textContent = c.resignArmed ? t("game.resign.confirm") : t("game.resign");

@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 use punct_core::{IllegalMove, Move};
 use serde_json::{json, Map, Value};
 
+use crate::games::chat::Refused;
 use crate::games::{code_point, GameError, NAME_MAX};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -191,6 +192,14 @@ impl From<GameError> for ApiError {
             NoClock { .. } => ApiError::conflict("no_clock", message),
             RatedNeedsAccount => ApiError::forbidden("rated_needs_account", message),
             RatedTakeback => ApiError::conflict("rated_takeback", message),
+            Chat(Refused::NotAPhrase(_)) => ApiError::bad_request("not_a_phrase", message)
+                .with("phrases", crate::games::chat::PHRASES.to_vec()),
+            Chat(Refused::Full) => {
+                ApiError::conflict("chat_full", message).with("max", crate::games::chat::PER_SIDE)
+            }
+            Chat(Refused::NotOnline(mode)) => {
+                ApiError::conflict("not_online", message).with("mode", mode)
+            }
             OwnGame => ApiError::conflict("own_game", message),
             AccountName(side) => {
                 ApiError::conflict("account_name", message).with("side", side.name())

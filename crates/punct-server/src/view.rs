@@ -263,6 +263,8 @@ impl LiveGame {
             "rematch_offer": self.row.rematch_offer.map(Side::name),
             "rematch": self.row.rematch,
             "review": self.review_json(),
+            // Phrases by code, each reader's page words them (chat.rs).
+            "chat": crate::games::chat::json(&self.chat()),
         }));
         state
     }

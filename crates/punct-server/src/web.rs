@@ -65,6 +65,7 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "passkeys.js": JS,
     "webauthn.js": JS,
     "tokens.js": JS,
+    "chat.js": JS,
     "profile.js": JS,
     "ratingchart.js": JS,
     "ratings.js": JS,

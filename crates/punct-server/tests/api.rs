@@ -443,8 +443,10 @@ fn analysis_answers_promptly(server: &Server) {
     let t0 = Instant::now();
     let (status, body) = server.post("/api/analyse", &json!({"movetime": 50}));
     assert_eq!(status, 200, "{body}");
+    // A worker still held answers only after the minute its search has:
+    // far above what a loaded two-core machine takes for a free one.
     assert!(
-        t0.elapsed() < Duration::from_secs(5),
+        t0.elapsed() < Duration::from_secs(30),
         "the analysis waited {:?} for the AI worker",
         t0.elapsed()
     );

@@ -110,6 +110,33 @@ fn entry_problem(lang: &str, value: &Value) -> Option<String> {
     }
 }
 
+/// A key given twice in a catalogue: JSON readers keep one text silently
+/// (merging two branches that each added a key once left 40 such).
+#[test]
+fn no_catalogue_gives_a_key_twice() {
+    for lang in LANGS {
+        let path = web().join("i18n").join(format!("{lang}.json"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        // Written one entry a line, each line starting with its key.
+        let mut seen = BTreeSet::new();
+        let twice: Vec<&str> = text
+            .lines()
+            .filter_map(|line| line.strip_prefix(" \""))
+            .filter_map(|rest| rest.split_once("\":").map(|(key, _)| key))
+            .filter(|key| !seen.insert(*key))
+            .collect();
+        assert!(
+            twice.is_empty(),
+            "{lang}.json gives these keys twice: {twice:?}"
+        );
+        assert_eq!(
+            seen.len(),
+            catalogue(lang).len(),
+            "{lang}.json: one entry a line"
+        );
+    }
+}
+
 #[test]
 fn every_catalogue_is_well_formed_and_matches_the_english_placeholders() {
     let en = catalogue("en");

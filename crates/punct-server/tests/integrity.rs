@@ -330,7 +330,7 @@ fn a_version_1_database_is_migrated_and_its_game_plays_on() {
         )),
         "no word of the migration on stderr: {stderr}"
     );
-    assert_eq!(user_version(&db), 7);
+    assert_eq!(user_version(&db), 8);
     let (stored, invite, imported, tags): (String, Option<String>, i64, Option<String>) =
         Connection::open(&db)
             .unwrap()

@@ -69,6 +69,9 @@ pub struct GameRow {
     pub black_user: Option<String>,
     /// The game counts for the players' ratings.
     pub rated: bool,
+    /// The fixed phrases the players said, in the words the server's
+    /// `chat.rs` writes (none: `None`).
+    pub chat: Option<String>,
 }
 
 /// How a game is played (`Hotseat` in a row made from defaults).

@@ -75,17 +75,17 @@ pub(crate) const COLUMNS: &str = "id, variant, mode, ai_level, ai_side, white_to
                                   updated, version, status, plies, invite, imported, tags, \
                                   white_name, black_name, clock, white_ms, black_ms, \
                                   clock_since, assisted, rematch_offer, rematch, review, \
-                                  white_user, black_user, rated";
+                                  white_user, black_user, rated, chat";
 
 /// [`COLUMNS`] as a list reads them: what a list shows, without the
 /// columns that can be long (the moves, an imported record's tags, the
-/// review) or secret (the seats' tokens), which come back empty.
+/// review, the chat) or secret (the seats' tokens), which come back empty.
 pub(crate) static LIST_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     COLUMNS
         .split(", ")
         .map(|c| match c {
             "moves" => "CAST('' AS TEXT) AS moves".to_string(),
-            "white_token" | "black_token" | "tags" | "review" => {
+            "white_token" | "black_token" | "tags" | "review" | "chat" => {
                 format!("CAST(NULL AS TEXT) AS {c}")
             }
             c => c.to_string(),

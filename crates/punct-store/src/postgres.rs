@@ -37,28 +37,28 @@ pub const CHANNEL: &str = "punct_games";
 const POOL_SIZE: usize = 16;
 
 /// A new game, unless its id is taken, with the job it waits for
-/// (parameter 35), announced at commit. Made once.
+/// (parameter 36), announced at commit. Made once.
 static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    let places: Vec<String> = (1..=34).map(|i| format!("${i}")).collect();
+    let places: Vec<String> = (1..=35).map(|i| format!("${i}")).collect();
     format!(
         "WITH added AS (INSERT INTO games ({COLUMNS}) VALUES ({}) \
          ON CONFLICT (id) DO NOTHING RETURNING id, version), {} \
          SELECT pg_notify('{CHANNEL}', id || ' ' || version) FROM added",
         places.join(", "),
-        jobs::keep_job("added", 35)
+        jobs::keep_job("added", 36)
     )
 });
 
-/// A change at its expected version (parameter 35, after the row's own),
-/// with the job the game now waits for (36), announced at commit. Made
+/// A change at its expected version (parameter 36, after the row's own),
+/// with the job the game now waits for (37), announced at commit. Made
 /// once.
 static UPDATE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
-        "WITH changed AS (UPDATE games SET {} WHERE id = $1 AND version = $35 \
+        "WITH changed AS (UPDATE games SET {} WHERE id = $1 AND version = $36 \
          RETURNING id, version), {} \
          SELECT pg_notify('{CHANNEL}', id || ' ' || version) FROM changed",
         super::assignments(|n| format!("${n}")),
-        jobs::keep_job("changed", 36)
+        jobs::keep_job("changed", 37)
     )
 });
 
@@ -610,13 +610,13 @@ fn level_param(words: &Words) -> Result<Option<i32>, SaveError> {
     })
 }
 
-/// A game's 34 parameters in [`COLUMNS`] order; `w` holds its typed
+/// A game's 35 parameters in [`COLUMNS`] order; `w` holds its typed
 /// values' words.
 fn row_params<'a>(
     g: &'a GameRow,
     w: &'a Words,
     ai_level: &'a Option<i32>,
-) -> [&'a (dyn ToSql + Sync); 34] {
+) -> [&'a (dyn ToSql + Sync); 35] {
     [
         &g.id,
         &g.variant,
@@ -652,6 +652,7 @@ fn row_params<'a>(
         &g.white_user,
         &g.black_user,
         &g.rated,
+        &g.chat,
     ]
 }
 
@@ -687,6 +688,7 @@ fn row_to_game(r: &tokio_postgres::Row) -> Result<GameRow, StoreError> {
         white_user: r.try_get(31).map_err(bad)?,
         black_user: r.try_get(32).map_err(bad)?,
         rated: r.try_get(33).map_err(bad)?,
+        chat: r.try_get(34).map_err(bad)?,
         ..GameRow::default()
     };
     let ai_level: Option<i32> = r.try_get(3).map_err(bad)?;

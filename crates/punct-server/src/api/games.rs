@@ -413,6 +413,26 @@ pub(crate) async fn post_resign(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+pub(crate) struct ChatRequest {
+    token: String,
+    phrase: String,
+}
+
+/// `POST /api/games/{id}/chat`: a seat says one of the fixed phrases.
+pub(crate) async fn post_chat(
+    State(app): Shared,
+    Client(client): Client,
+    Path(id): Path<String>,
+    Body(req): Body<ChatRequest>,
+) -> Result<Response, ApiError> {
+    let changed = app
+        .change_by(client, &id, |g| g.say(&req.token, &req.phrase))
+        .await?;
+    Ok(json_text(StatusCode::OK, changed.state.to_string()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct ActionRequest {
     token: String,
     action: String,

@@ -306,7 +306,7 @@ impl Session {
         // A hello checks a token: it costs like a game action.
         if matches!(
             kind,
-            Some("hello" | "move" | "resign" | "draw" | "takeback" | "abandon")
+            Some("hello" | "move" | "resign" | "draw" | "takeback" | "abandon" | "chat")
         ) {
             if let Err(e) = self.app.rates.check(Kind::Move, self.client) {
                 let id = parsed.as_ref().map_or(Value::Null, |v| v["id"].clone());
@@ -324,8 +324,8 @@ impl Session {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LiveRequest {
-    /// `move`, `resign`, `draw`, `takeback`, `abandon` or `ping` (`hello` is
-    /// the session's own).
+    /// `move`, `resign`, `draw`, `takeback`, `abandon`, `chat` or `ping`
+    /// (`hello` is the session's own).
     #[serde(rename = "type")]
     kind: String,
     /// Echoed in the answer, to pair answers with requests.
@@ -339,6 +339,9 @@ struct LiveRequest {
     ply: Option<usize>,
     #[serde(default)]
     action: Option<String>,
+    /// A `chat` message's phrase (its code).
+    #[serde(default)]
+    phrase: Option<String>,
 }
 
 /// Handles one message from a live client; the answer is `ack` (the new
@@ -386,9 +389,14 @@ pub(crate) async fn live_request(
             Err(e) => Err(e.into()),
         },
         "abandon" => app.abandon(client, game_id, &token).await,
+        "chat" => {
+            let phrase = req.phrase.clone().unwrap_or_default();
+            app.change_by(client, game_id, |g| g.say(&token, &phrase))
+                .await
+        }
         other => Err(ApiError::bad_request(
             "bad_message",
-            format!("{other:?} is not a message type: use move, resign, draw, takeback, abandon, hello or ping"),
+            format!("{other:?} is not a message type: use move, resign, draw, takeback, abandon, chat, hello or ping"),
         )),
     };
     match outcome {

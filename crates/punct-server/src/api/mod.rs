@@ -245,6 +245,7 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::get("/api/openapi.json", Bucket(Read), openapi::openapi),
         Route::post("/api/games/{id}/moves", Bucket(Move), games::post_move),
         Route::post("/api/games/{id}/resign", Bucket(Move), games::post_resign),
+        Route::post("/api/games/{id}/chat", Bucket(Move), games::post_chat),
         Route::post("/api/games/{id}/draw", Bucket(Move), games::post_draw),
         Route::post(
             "/api/games/{id}/takeback",

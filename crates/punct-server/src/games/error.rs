@@ -127,6 +127,8 @@ pub enum GameError {
     AccountName(Side),
     /// Moves are not taken back in a rated game against the AI.
     RatedTakeback,
+    /// A phrase of the chat refused (`chat.rs`).
+    Chat(super::chat::Refused),
 }
 
 impl GameError {
@@ -271,6 +273,7 @@ impl fmt::Display for GameError {
                 }
             ),
             RatedTakeback => write!(f, "moves are not taken back in a rated game"),
+            Chat(why) => write!(f, "{why}"),
             RatedNeedsAccount => write!(
                 f,
                 "a rated game is played between accounts: sign in to take this seat"

@@ -3,6 +3,7 @@
 //! (`GameError`). No I/O here: the caller stores a changed game and tells
 //! the watchers.
 
+pub mod chat;
 mod clock;
 mod error;
 #[cfg(test)]
