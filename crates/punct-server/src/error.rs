@@ -191,6 +191,9 @@ impl From<GameError> for ApiError {
             NoClock { .. } => ApiError::conflict("no_clock", message),
             RatedNeedsAccount => ApiError::forbidden("rated_needs_account", message),
             RatedTakeback => ApiError::conflict("rated_takeback", message),
+            TooLateToAbort { plies } => {
+                ApiError::conflict("too_late_to_abort", message).with("plies", plies)
+            }
             OwnGame => ApiError::conflict("own_game", message),
             AccountName(side) => {
                 ApiError::conflict("account_name", message).with("side", side.name())

@@ -95,7 +95,7 @@ fn serve_refuses_a_database_without_the_schema_and_says_how_to_migrate() {
     assert!(out.status.success(), "{stderr}");
     assert!(
         stdout.contains(
-            "applied schema versions 1 (games), 2 (jobs), 3 (instances), 4 (presence), 5 (job_progress), 6 (accounts), 7 (lobby), 8 (ceremonies), 9 (challenges); now at 9"
+            "applied schema versions 1 (games), 2 (jobs), 3 (instances), 4 (presence), 5 (job_progress), 6 (accounts), 7 (lobby), 8 (ceremonies), 9 (challenges), 10 (conduct); now at 10"
         ),
         "{stdout}"
     );

@@ -306,7 +306,7 @@ impl Session {
         // A hello checks a token: it costs like a game action.
         if matches!(
             kind,
-            Some("hello" | "move" | "resign" | "draw" | "takeback" | "abandon")
+            Some("hello" | "move" | "resign" | "abort" | "draw" | "takeback" | "abandon")
         ) {
             if let Err(e) = self.app.rates.check(Kind::Move, self.client) {
                 let id = parsed.as_ref().map_or(Value::Null, |v| v["id"].clone());
@@ -324,8 +324,8 @@ impl Session {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LiveRequest {
-    /// `move`, `resign`, `draw`, `takeback`, `abandon` or `ping` (`hello` is
-    /// the session's own).
+    /// `move`, `resign`, `abort`, `draw`, `takeback`, `abandon` or `ping`
+    /// (`hello` is the session's own).
     #[serde(rename = "type")]
     kind: String,
     /// Echoed in the answer, to pair answers with requests.
@@ -371,6 +371,7 @@ pub(crate) async fn live_request(
                 .await
         }
         "resign" => app.change_by(client, game_id, |g| g.resign(&token)).await,
+        "abort" => app.change_by(client, game_id, |g| g.abort(&token)).await,
         "draw" => match Request::Draw.action(&action) {
             Ok(action) => {
                 app.change_by(client, game_id, |g| g.draw(&token, action))
@@ -388,7 +389,7 @@ pub(crate) async fn live_request(
         "abandon" => app.abandon(client, game_id, &token).await,
         other => Err(ApiError::bad_request(
             "bad_message",
-            format!("{other:?} is not a message type: use move, resign, draw, takeback, abandon, hello or ping"),
+            format!("{other:?} is not a message type: use move, resign, abort, draw, takeback, abandon, hello or ping"),
         )),
     };
     match outcome {

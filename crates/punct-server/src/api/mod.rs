@@ -183,6 +183,7 @@ pub(crate) fn routes() -> Vec<Route> {
             bot::post_move,
         ),
         Route::post("/api/bot/game/{id}/resign", Bucket(Move), bot::post_resign),
+        Route::post("/api/bot/game/{id}/abort", Bucket(Move), bot::post_abort),
         Route::post("/api/bot/seek", Bucket(Create), bot::post_seek),
         Route::post("/api/bot/seek/cancel", Bucket(Seat), bot::post_seek_cancel),
         Route::get("/api/users/{name}", Bucket(Read), users::profile),
@@ -235,6 +236,7 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::get("/api/openapi.json", Bucket(Read), openapi::openapi),
         Route::post("/api/games/{id}/moves", Bucket(Move), games::post_move),
         Route::post("/api/games/{id}/resign", Bucket(Move), games::post_resign),
+        Route::post("/api/games/{id}/abort", Bucket(Move), games::post_abort),
         Route::post("/api/games/{id}/draw", Bucket(Move), games::post_draw),
         Route::post(
             "/api/games/{id}/takeback",
@@ -435,6 +437,7 @@ mod tests {
             (&get, "/api/bot/game/stream/{id}", WebSocket),
             (&post, "/api/bot/game/{id}/move/{*move}", Move),
             (&post, "/api/bot/game/{id}/resign", Move),
+            (&post, "/api/bot/game/{id}/abort", Move),
             (&post, "/api/bot/seek", Create),
             (&post, "/api/bot/seek/cancel", Seat),
         ] {

@@ -127,6 +127,11 @@ pub enum GameError {
     AccountName(Side),
     /// Moves are not taken back in a rated game against the AI.
     RatedTakeback,
+    /// A game is aborted only before each side has moved: `plies` have
+    /// been played.
+    TooLateToAbort {
+        plies: usize,
+    },
 }
 
 impl GameError {
@@ -271,6 +276,11 @@ impl fmt::Display for GameError {
                 }
             ),
             RatedTakeback => write!(f, "moves are not taken back in a rated game"),
+            TooLateToAbort { plies } => write!(
+                f,
+                "{plies} plies have been played: a game can be aborted only before each side \
+                 has moved; resign or offer a draw instead"
+            ),
             RatedNeedsAccount => write!(
                 f,
                 "a rated game is played between accounts: sign in to take this seat"
