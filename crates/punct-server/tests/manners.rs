@@ -164,8 +164,8 @@ fn an_abort_on_one_instance_is_seen_on_the_other() {
     ws.recv_any_until(|m| m["type"] == "state");
     let (status, state) = abort(&a, &g.id, g.white());
     assert_eq!(status, 200, "{state}");
-    let seen = ws.recv_any_until(|m| m["type"] == "state" && m["status"] == "over");
-    assert_eq!(seen["result"]["reason"], "aborted", "{seen}");
+    let seen = ws.recv_any_until(|m| m["type"] == "state" && m["game"]["status"] == "over");
+    assert_eq!(seen["game"]["result"]["reason"], "aborted", "{seen}");
     assert_error(&abort(&b, &g.id, g.black()), 409, "game_over");
 }
 
