@@ -104,7 +104,7 @@ fn serve_refuses_a_database_without_the_schema_and_says_how_to_migrate() {
     assert!(stdout.contains("nothing to do"), "{stdout}");
     assert_eq!(
         psql(&url, "SELECT count(*) FROM refinery_schema_history"),
-        "9"
+        "10"
     );
 }
 
@@ -130,7 +130,7 @@ fn a_database_of_a_newer_punct_is_refused() {
     assert!(!out.status.success(), "{:?}", text(&out));
     assert_eq!(
         psql(&url, "SELECT count(*) FROM refinery_schema_history"),
-        "10"
+        "11"
     );
 }
 
