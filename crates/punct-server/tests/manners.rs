@@ -169,6 +169,19 @@ fn an_abort_on_one_instance_is_seen_on_the_other() {
     assert_error(&abort(&b, &g.id, g.black()), 409, "game_over");
 }
 
+/// A POST as the account of session `cookie`, from the site's own page.
+fn post_as(server: &Server, path: &str, cookie: &str) -> (u16, Value) {
+    let resp = common::http_agent()
+        .post(server.url(path))
+        .header("cookie", &format!("punct_session={cookie}"))
+        .header("origin", &server.base)
+        .send_json(json!({}))
+        .unwrap_or_else(|e| panic!("POST {path}: {e}"));
+    let status = resp.status().as_u16();
+    let text = resp.into_body().read_to_string().expect("a body");
+    (status, common::to_json(&text))
+}
+
 /// `cookie`'s seek on a new lobby socket: the answer (`seeking` or
 /// `error`).
 fn try_seek(server: &Server, cookie: &str) -> Value {
@@ -229,6 +242,13 @@ fn two_rated_games_left_earn_a_cooldown_before_the_next_seek() {
     ws.send(&json!({"type": "accept", "seek": seek, "id": 4}));
     let accept = ws.recv_any_until(|m| m["id"] == 4);
     assert_eq!(accept["error"]["code"], "playban", "{accept}");
+    // …and accepting a challenge over HTTP.
+    bob_ws.send(&json!({"type": "challenge", "id": 5, "to": "ann", "clock": blitz()}));
+    let challenge = bob_ws.recv_any_until(|m| m["id"] == 5);
+    let id = challenge["seek"].as_str().expect("a challenge");
+    let (status, body) = post_as(&server, &format!("/api/challenges/{id}/accept"), &ann);
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["error"]["code"], "playban", "{body}");
     // Once the time said has passed, Ann may seek again.
     std::thread::sleep(Duration::from_secs(seconds));
     let mut answer = try_seek(&server, &ann);
