@@ -37,6 +37,8 @@ export function reasonText(result) {
       return loser ? tSide("game.reason.time", loser) : "";
     case "abandonment":
       return loser ? tSide("game.reason.abandonment", loser) : "";
+    case "aborted":
+      return result.side ? tSide("game.reason.aborted", result.side) : "";
     default:
       return result.score ? t("game.reason.recorded", { score: result.score }) : "";
   }
@@ -44,6 +46,7 @@ export function reasonText(result) {
 
 /** How the game ended for the person at this screen, holding `seats`: won, lost, draw or decided (watching). */
 export function outcome(result, seats) {
+  if (result.reason === "aborted") return "aborted";
   if (!result.winner) return "draw";
   if (seats.length === 1) return seats[0] === result.winner ? "won" : "lost";
   return "decided";
@@ -52,6 +55,8 @@ export function outcome(result, seats) {
 /** The headline for the person at this screen, holding `seats`. */
 export function headline(result, seats) {
   switch (outcome(result, seats)) {
+    case "aborted":
+      return t("game.end.aborted");
     case "draw":
       return t("game.end.draw");
     case "won":
@@ -136,7 +141,8 @@ export class EndOfGame {
     const r = s.result;
     this.title.textContent = headline(r, seats);
     this.el.dataset.outcome = outcome(r, seats);
-    this.score.textContent = r.score;
+    // An aborted game has no result to show.
+    this.score.textContent = r.reason === "aborted" ? "" : r.score;
     this.reason.textContent = reasonText(r);
     const notes = [];
     if (s.assisted) notes.push(t("game.end.assisted"));

@@ -42,6 +42,7 @@ class GameScreen {
     this.busy = false;
     this.connected = false;
     this.resignArmed = false;
+    this.abortArmed = false;
     this.you = []; // the seats this page's token holds, as the server says
     this.onKey = (e) => this.key(e);
     this.flipped = storedFlip(); // the board turned round (remembered in this browser)
@@ -189,6 +190,7 @@ class GameScreen {
     this.destroyed = true;
     document.removeEventListener("keydown", this.onKey);
     clearTimeout(this.resignTimer);
+    clearTimeout(this.abortTimer);
     this.socket?.close();
     this.ui?.destroy();
     this.chooser?.destroy();
@@ -218,6 +220,7 @@ class GameScreen {
     // A new state makes any half-made move meaningless.
     this.chooser?.setState(state);
     this.resignArmed = false;
+    this.abortArmed = false;
     if (wasLive && wasLive.status !== state.status && state.status === "over") this.say("");
     // A game the central count decided shows the counted dots (once: the toggle may hide them).
     if (state.status === "over" && state.result && state.result.reason === "central count" && !this.countShown) {
@@ -311,7 +314,7 @@ class GameScreen {
       if (this.socket && this.socket.open) {
         await this.socket.request({ type, ...body });
       } else {
-        const path = { move: "moves", resign: "resign", draw: "draw", takeback: "takeback", abandon: "abandon", chat: "chat" }[type];
+        const path = { move: "moves", resign: "resign", abort: "abort", draw: "draw", takeback: "takeback", abandon: "abandon", chat: "chat" }[type];
         this.applyLive(await api.act(this.id, path, body));
       }
       this.say("");
@@ -358,6 +361,23 @@ class GameScreen {
     this.resignArmed = false;
     clearTimeout(this.resignTimer);
     this.act("resign", {});
+  }
+
+  /** Ends the game with no result while the server allows it (`abortable`); confirmed like a resignation. */
+  abort() {
+    if (!this.abortArmed) {
+      this.abortArmed = true;
+      clearTimeout(this.abortTimer);
+      this.abortTimer = setTimeout(() => {
+        this.abortArmed = false;
+        this.ui.renderControls();
+      }, 5000);
+      this.ui.renderControls();
+      return;
+    }
+    this.abortArmed = false;
+    clearTimeout(this.abortTimer);
+    this.act("abort", {});
   }
 
   // ------------------------------------------------------------ selection

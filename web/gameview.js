@@ -135,6 +135,7 @@ export class GameView {
     this.takebackBtn = btn("takeback", t("game.takeback"), () => c.act("takeback", { action: "request" }));
     this.drawBtn = btn("offer-draw", t("game.draw.offer"), () => c.act("draw", { action: "offer" }));
     this.resignBtn = btn("resign", t("game.resign"), () => c.resign());
+    this.abortBtn = btn("abort", t("game.abort"), () => c.abort());
     this.drawPrompt = h("div", { class: "prompt" }, h("span", { class: "prompt-text" }),
       btn("accept-draw", t("game.draw.accept"), () => c.act("draw", { action: "accept" })),
       btn("decline-draw", t("game.draw.decline"), () => c.act("draw", { action: "decline" })));
@@ -196,7 +197,7 @@ export class GameView {
         this.invitePanel,
         h("section", { class: "panel" }, this.playersBox.el, this.notice, this.offers,
           this.drawPrompt, this.takebackPrompt,
-          h("div", { class: "row buttons" }, this.takebackBtn, this.drawBtn, this.resignBtn),
+          h("div", { class: "row buttons" }, this.takebackBtn, this.drawBtn, this.abortBtn, this.resignBtn),
           h("div", { class: "row buttons seat" }, this.renewBtn), this.seatLink),
         this.chat.el,
         this.stack.el,
@@ -370,6 +371,11 @@ export class GameView {
     this.resignBtn.disabled = c.busy;
     this.resignBtn.textContent = c.resignArmed ? t("game.resign.confirm") : t("game.resign");
     this.resignBtn.classList.toggle("armed", c.resignArmed);
+    // Only while the server says the game may still be aborted.
+    show(this.abortBtn, player && ongoing && !!s.abortable);
+    this.abortBtn.disabled = c.busy;
+    this.abortBtn.textContent = c.abortArmed ? t("game.abort.confirm") : t("game.abort");
+    this.abortBtn.classList.toggle("armed", c.abortArmed);
     // Moving.
     show(this.passBtn, mine && this.chooser.legal.pass);
     this.moveInput.disabled = !player || !ongoing || c.replayPly != null;

@@ -97,6 +97,14 @@ export function num(n, options) {
   return new Intl.NumberFormat(lang, options).format(n);
 }
 
+/** A wait of `seconds` in this language: whole minutes from one minute on, else seconds. */
+export function waitText(seconds) {
+  const s = Math.max(1, Math.ceil(Number(seconds) || 0));
+  return s >= 60
+    ? num(Math.ceil(s / 60), { style: "unit", unit: "minute", unitDisplay: "long" })
+    : num(s, { style: "unit", unit: "second", unitDisplay: "long" });
+}
+
 /**
  * A moment as a date (and time) in the current language's way of writing
  * it: `when` in ms since 1970 (or an ISO text); `options` as
@@ -132,7 +140,9 @@ export function listOf(items, type = "conjunction") {
  */
 export function errorText(err) {
   if (!err) return "";
-  const params = err.params || {};
+  const params = { ...(err.params || {}) };
+  // A cooldown's time left, in words (playban).
+  if (params.seconds != null) params.time = waitText(params.seconds);
   const text = (key, p) => {
     const sided = `${key}.${p.side}`;
     if (p.side && has(sided)) return t(sided, p);

@@ -81,6 +81,7 @@ function stateText(g, seats) {
   if (g.status === "over") {
     const winner = WINNER[g.result];
     const score = (g.result || "?").replaceAll("1/2", "½");
+    if (g.result === "*") return [t("start.list.aborted"), "over aborted"];
     if (!winner) return [t("start.list.draw", { score }), "over"];
     if (one) {
       return winner === one
@@ -155,7 +156,9 @@ export function playerGameLine(g, name) {
   if (g.status === "over") {
     const winner = WINNER[g.result];
     const score = (g.result || "?").replaceAll("1/2", "½");
-    if (!winner) [state, cls] = [t("start.list.draw", { score }), "over"];
+    // An ended game without a result (`*`) was aborted.
+    if (g.result === "*") [state, cls] = [t("start.list.aborted"), "over aborted"];
+    else if (!winner) [state, cls] = [t("start.list.draw", { score }), "over"];
     else if (side) [state, cls] = winner === side ? [t("profile.games.won", { score }), "over won"] : [t("profile.games.lost", { score }), "over lost"];
     else [state, cls] = [tSide("start.list.won", winner, { score }), "over"];
   } else if (g.to_move && !(side && g.invite_open)) {

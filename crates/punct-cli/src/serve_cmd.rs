@@ -130,6 +130,11 @@ pub struct ServeArgs {
     /// or with a unit (90s, 2min, 1h)
     #[arg(long, default_value = "60", value_parser = parse_duration, help_heading = "Server limits")]
     pub abandon_after: Duration,
+    /// The shortest wait before a player who keeps leaving rated games (or
+    /// aborting games) may seek, challenge or accept again; longer waits
+    /// are 3 and 12 times it (seconds, or 90s, 5min)
+    #[arg(long, default_value = "5min", value_parser = parse_duration, help_heading = "Server limits")]
+    pub playban_base: Duration,
     /// With several instances on one PostgreSQL: how long an instance's
     /// claim on the AI's move or a post-game review lasts unless renewed,
     /// so how soon another instance takes the job over from one that
@@ -171,7 +176,7 @@ impl std::str::FromStr for RateFlag {
     }
 }
 
-/// `--abandon-after`, `--job-lease`, `--db-timeout`: `N` seconds, or `Ns`, `Nmin`, `Nh`; 1 s to 1 day.
+/// `--abandon-after`, `--playban-base`, `--job-lease`, `--db-timeout`: `N` seconds, or `Ns`, `Nmin`, `Nh`; 1 s to 1 day.
 fn parse_duration(s: &str) -> Result<Duration, String> {
     let bad = || format!("`{s}` is not a duration: write seconds (60), or 90s, 2min or 1h");
     let t = s.trim();
@@ -246,6 +251,7 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.body_min_rate = args.body_min_rate;
     config.shutdown_grace = Duration::from_secs(args.shutdown_grace);
     config.abandon_after = args.abandon_after;
+    config.playban_base = args.playban_base;
     config.job_lease = args.job_lease;
     config.db_timeout = args.db_timeout;
     config.public_url = args.public_url;

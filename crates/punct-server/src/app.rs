@@ -168,6 +168,7 @@ impl App {
         game: &mut LiveGame,
         before: LiveGame,
     ) -> Result<Arc<str>, SaveError> {
+        let ends = !before.is_over() && game.is_over();
         // A rematch is stored with the change that links to it, or not at
         // all: two instances starting it at once cannot make two.
         let written = match game.rematch_new.take() {
@@ -187,12 +188,33 @@ impl App {
             return Err(e);
         }
         let state = slot.publish(game);
+        if ends {
+            self.note_conduct(slot, game).await;
+        }
         self.queue_review(game);
         if let Ok(played) = u64::try_from(game.row.plies - before.row.plies) {
             self.metrics.moved(played);
         }
         slot.stop_ai();
         Ok(state)
+    }
+
+    /// Notes a game that just ended against a player who left or aborted
+    /// it (playban.rs), the seats' presence read first from every
+    /// instance. A failed note is logged: the game's end stands.
+    async fn note_conduct(&self, slot: &Slot, game: &LiveGame) {
+        // Only an end that may count needs the presence read.
+        if crate::playban::noted(game, |_| true).is_none() {
+            return;
+        }
+        if let Err(e) = slot.presence.refresh().await {
+            tracing::warn!("game {}: reading presence: {e}", game.row.id);
+        }
+        let now = now_ms();
+        let away = |side| slot.presence.away_ms(side, now).is_some();
+        if let Err(e) = crate::playban::note(self.store.as_ref(), game, away).await {
+            tracing::warn!("game {}: noting for the playban: {e}", game.row.id);
+        }
     }
 
     /// Reads the game again from the database into `game` (held locked)

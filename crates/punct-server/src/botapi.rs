@@ -144,6 +144,23 @@ pub(crate) async fn resign(
     state_line(&changed.state)
 }
 
+/// Aborts game `id` for the bot `user` (before each side has moved).
+pub(crate) async fn abort(
+    app: &Arc<App>,
+    client: ClientKey,
+    user: &str,
+    id: &str,
+) -> Result<Value, ApiError> {
+    own_game(app, user, id).await?;
+    let changed = app
+        .change_by(client, id, |g| {
+            let token = seat_token(g, user)?;
+            g.abort(&token)
+        })
+        .await?;
+    state_line(&changed.state)
+}
+
 /// A change's answer (the game's state as JSON text) as a `gameState`.
 fn state_line(state: &str) -> Result<Value, ApiError> {
     match serde_json::from_str::<Value>(state) {

@@ -200,6 +200,9 @@ impl From<GameError> for ApiError {
             Chat(Refused::NotOnline(mode)) => {
                 ApiError::conflict("not_online", message).with("mode", mode)
             }
+            TooLateToAbort { plies } => {
+                ApiError::conflict("too_late_to_abort", message).with("plies", plies)
+            }
             OwnGame => ApiError::conflict("own_game", message),
             AccountName(side) => {
                 ApiError::conflict("account_name", message).with("side", side.name())

@@ -34,6 +34,7 @@ mod lobby;
 mod log;
 mod metrics;
 mod passkeys;
+mod playban;
 mod presence;
 mod ratings;
 mod rematch;
@@ -86,6 +87,10 @@ pub struct Config {
     /// In an online real-time game, a player may claim the win once the
     /// opponent has had no live socket for this long.
     pub abandon_after: Duration,
+    /// The playban's unit (playban.rs): the shortest cooldown before a
+    /// player who keeps leaving or aborting games may start a new one;
+    /// the longer ones are 3 and 12 of it.
+    pub playban_base: Duration,
     /// Live sockets at once on one game, and from one client.
     pub ws_per_game: usize,
     pub ws_per_client: usize,
@@ -247,6 +252,7 @@ impl Config {
             rates: Rates::default(),
             trust_proxy: false,
             abandon_after: Duration::from_secs(60),
+            playban_base: Duration::from_secs(5 * 60),
             ws_per_game: 2000,
             ws_per_client: 50,
             ws_send_timeout: Duration::from_secs(10),

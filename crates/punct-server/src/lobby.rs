@@ -149,6 +149,15 @@ async fn rating_of(
     Ok(Some(shown))
 }
 
+/// Refuses an account in a playban's cooldown a new game (playban.rs).
+async fn playban(app: &App, seeker: &Seeker) -> Result<(), ApiError> {
+    let Some(account) = &seeker.account else {
+        return Ok(());
+    };
+    let unit_ms = app.config.playban_base.as_millis() as i64;
+    crate::playban::check(app.store.as_ref(), &account.id, unit_ms, now_ms()).await
+}
+
 /// Opens a seek (or joins the pool) for a socket; its pairing reaches the
 /// socket through `socket`. Returns the seek's id.
 pub(crate) async fn seek(
@@ -191,6 +200,7 @@ pub(crate) async fn seek(
         )
         .with("side", wanted.side.as_str()));
     }
+    playban(app, seeker).await?;
     if app.lobby.mine_len() >= SEEKS_PER_INSTANCE {
         return Err(ApiError::unavailable(
             "lobby_full",
@@ -322,6 +332,7 @@ pub(crate) async fn accept(
             return Err(crate::blocks::refused(seek.name.as_deref().unwrap_or("")));
         }
     }
+    playban(app, acceptor).await?;
     let Some(seek) = app.store.lobby().take_seek(id).await? else {
         return Err(gone());
     };

@@ -11,9 +11,9 @@ use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 use punct_store::{
     AccountError, AccountStore, ApplyError, BlockRow, BotUpgrade, BoxFuture, CeremonyRow, Change,
-    ErrorKind, GameRow, HistoryPoint, JobKind, JobQueue, Lease, ListFilter, Lobby, PasskeyRemoval,
-    PasskeyRow, PresenceBoard, PresenceRow, RatedResult, RatingRow, SaveError, SeekRow, SessionRow,
-    StatLine, Storage, StoreError, TokenRow, UserRow,
+    ConductRow, ErrorKind, GameRow, HistoryPoint, JobKind, JobQueue, Lease, ListFilter, Lobby,
+    PasskeyRemoval, PasskeyRow, PresenceBoard, PresenceRow, RatedResult, RatingRow, SaveError,
+    SeekRow, SessionRow, StatLine, Storage, StoreError, TokenRow, UserRow,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -663,6 +663,18 @@ impl AccountStore for Timed {
 
     fn blocks<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<BlockRow>, StoreError>> {
         self.time("blocks", self.inner.accounts().blocks(user))
+    }
+
+    fn add_conduct(&self, row: ConductRow) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.time("add_conduct", self.inner.accounts().add_conduct(row))
+    }
+
+    fn conduct<'a>(
+        &'a self,
+        user: &'a str,
+        since: i64,
+    ) -> BoxFuture<'a, Result<Vec<ConductRow>, StoreError>> {
+        self.time("conduct", self.inner.accounts().conduct(user, since))
     }
 }
 

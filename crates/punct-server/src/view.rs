@@ -2,7 +2,7 @@
 //! moves included, written straight from the move list), a replayed
 //! earlier state, the result in words, and a line for game lists.
 
-use crate::games::{ai_name, end_text, LiveGame, Mode};
+use crate::games::{ai_name, end_text, EndReason, LiveGame, Mode};
 use punct_core::{Move, Outcome, Position, Side, Status, Variant};
 use punct_store::GameRow;
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -238,6 +238,8 @@ impl LiveGame {
             "draw_offer": self.row.draw_offer.map(Side::name),
             "takeback_request": self.row.takeback.map(Side::name),
             "invite_open": self.invite_open().map(Side::name),
+            // A seat's player may abort the game now (games' abort).
+            "abortable": self.abortable(),
             "imported": self.row.imported,
             "tags": self.imported_tags(),
             // Only while a job of the AI's will answer (not while it waits
@@ -342,12 +344,17 @@ impl LiveGame {
             "black": pos.central_count(Side::Black),
         });
         if let Some(end) = self.row.end {
-            return json!({
+            let mut result = json!({
                 "score": outcome.token(),
                 "winner": winner,
                 "reason": end.reason.kind(),
                 "text": end_text(end),
             });
+            if let EndReason::Aborted(side) = end.reason {
+                // Who aborted: the page says so.
+                result["side"] = json!(side.name());
+            }
+            return result;
         }
         match pos.status() {
             Status::Won(side) => {

@@ -753,3 +753,43 @@ fn a_bot_hears_challenges_made_on_another_instance() {
     };
     challenges_reach_the_bot(&a, &b);
 }
+
+#[test]
+fn a_bot_aborts_its_game_before_each_side_has_moved_and_its_stream_says_so() {
+    let server = Server::start();
+    let (_, bot) = new_bot(&server, "Robo_4");
+    let blitz = json!({"type": "realtime", "initial": 300, "increment": 3});
+    let events = Stream::open(&server, &bot, "/api/bot/stream/event");
+    let (status, made) = bot_post(
+        &server,
+        &bot,
+        "/api/bot/seek",
+        json!({"clock": blitz, "side": "black"}),
+    );
+    assert_eq!(status, 201, "{made}");
+    let paired = accept(&server, made["seek"].as_str().expect("a seek"));
+    let game = paired["game"].as_str().expect("a game").to_string();
+    let person = paired["token"].as_str().expect("a token").to_string();
+    assert_eq!(events.next().expect("gameStart")["type"], "gameStart");
+    let stream = Stream::open(&server, &bot, &format!("/api/bot/game/stream/{game}"));
+    assert_eq!(stream.next().expect("gameFull")["type"], "gameFull");
+    // The person (White) moves once; the bot may still abort.
+    let first = common::legal_moves(&server.state(&game))[0].clone();
+    server.play_ok(&game, &person, &first);
+    assert_eq!(stream.next().expect("gameState")["ply"], 1);
+    let path = format!("/api/bot/game/{game}/abort");
+    let (status, aborted) = with_token(&server, &bot, "POST", &path);
+    assert_eq!(status, 200, "{aborted}");
+    assert_eq!(aborted["state"]["result"]["reason"], "aborted");
+    let last = stream.next().expect("the last gameState");
+    assert_eq!(
+        (&last["status"], &last["winner"], &last["result"]["reason"]),
+        (&json!("over"), &Value::Null, &json!("aborted")),
+        "{last}"
+    );
+    assert_eq!(last["result"]["score"], "*");
+    assert_eq!(last["result"]["side"], "black");
+    assert_eq!(stream.next(), None, "the game stream ends with the game");
+    assert_eq!(events.next().expect("gameFinish")["type"], "gameFinish");
+    assert_error(&with_token(&server, &bot, "POST", &path), 409, "game_over");
+}

@@ -123,6 +123,19 @@ pub struct BlockRow {
     pub created: i64,
 }
 
+/// A game a user left in a way the playban counts (the server's
+/// `playban.rs`): a loss by abandonment, a flag fallen while away, an
+/// abort. One per game and user.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConductRow {
+    pub user: String,
+    pub game: String,
+    /// `abandonment`, `time_away` or `abort`.
+    pub kind: String,
+    /// When the game ended (ms since 1970).
+    pub at: i64,
+}
+
 /// A user's rating in one category (Glicko-2's three numbers).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RatingRow {
@@ -451,4 +464,14 @@ pub trait AccountStore: Send + Sync {
     ) -> BoxFuture<'a, Result<bool, StoreError>>;
     /// Every block `user` makes or is the subject of, oldest first.
     fn blocks<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<Vec<BlockRow>, StoreError>>;
+    /// Notes a game its user left badly (the playban's count); noting the
+    /// same game and user again changes nothing, so every instance that
+    /// sees the end may note it.
+    fn add_conduct(&self, row: ConductRow) -> BoxFuture<'_, Result<(), StoreError>>;
+    /// `user`'s notes from `since` (ms since 1970) on, oldest first.
+    fn conduct<'a>(
+        &'a self,
+        user: &'a str,
+        since: i64,
+    ) -> BoxFuture<'a, Result<Vec<ConductRow>, StoreError>>;
 }

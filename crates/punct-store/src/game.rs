@@ -138,11 +138,14 @@ pub enum EndReason {
     /// An imported record's result, stored by releases before
     /// Termination tags were read (kept so their games still load).
     Recorded,
+    /// This side aborted the game before both sides had moved: it ends
+    /// with no result (`*`), counted for nobody.
+    Aborted(Side),
 }
 
 impl EndReason {
     /// The reason's kind without its side: `resignation`, `agreement`,
-    /// `time`, `abandonment` or `recorded`.
+    /// `time`, `abandonment`, `recorded` or `aborted`.
     pub fn kind(self) -> &'static str {
         match self {
             EndReason::Resignation(_) => "resignation",
@@ -150,24 +153,36 @@ impl EndReason {
             EndReason::Time(_) => "time",
             EndReason::Abandonment(_) => "abandonment",
             EndReason::Recorded => "recorded",
+            EndReason::Aborted(_) => "aborted",
         }
     }
 
-    /// The side that lost by it (none for an agreement or a record).
+    /// The side it names: the loser, or who aborted.
+    pub fn side(self) -> Option<Side> {
+        match self {
+            EndReason::Aborted(side) => Some(side),
+            _ => self.loser(),
+        }
+    }
+
+    /// The side that lost by it (none for an agreement, a record or an
+    /// abort).
     pub fn loser(self) -> Option<Side> {
         match self {
             EndReason::Resignation(side) | EndReason::Time(side) | EndReason::Abandonment(side) => {
                 Some(side)
             }
-            EndReason::Agreement | EndReason::Recorded => None,
+            EndReason::Agreement | EndReason::Recorded | EndReason::Aborted(_) => None,
         }
     }
 
     /// The outcome it gives: the loser's opponent wins, an agreement is a
-    /// draw (a record's outcome is its own: `None`).
+    /// draw, an abort leaves it unfinished (a record's outcome is its own:
+    /// `None`).
     pub fn outcome(self) -> Option<Outcome> {
         match self {
             EndReason::Agreement => Some(Outcome::Draw),
+            EndReason::Aborted(_) => Some(Outcome::Unfinished),
             EndReason::Recorded => None,
             _ => self.loser().map(|side| match side {
                 Side::White => Outcome::BlackWins,
@@ -177,7 +192,8 @@ impl EndReason {
     }
 
     /// Reads the reason's word (`resignation:white`, `agreement`,
-    /// `time:black`, `abandonment:white`, `recorded`): the column's text
+    /// `time:black`, `abandonment:white`, `recorded`, `aborted:white`):
+    /// the column's text
     /// and a record's `Termination` tag.
     pub fn parse(word: &str) -> Option<EndReason> {
         let side = Side::from_name;
@@ -187,6 +203,7 @@ impl EndReason {
             Some(("resignation", s)) => EndReason::Resignation(side(s)?),
             Some(("time", s)) => EndReason::Time(side(s)?),
             Some(("abandonment", s)) => EndReason::Abandonment(side(s)?),
+            Some(("aborted", s)) => EndReason::Aborted(side(s)?),
             _ => return None,
         })
     }
@@ -195,7 +212,7 @@ impl EndReason {
 /// The reason's word, as [`EndReason::parse`] reads it.
 impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.loser() {
+        match self.side() {
             Some(side) => write!(f, "{}:{}", self.kind(), side.name()),
             None => f.write_str(self.kind()),
         }
@@ -273,25 +290,28 @@ impl Words {
         row.end = match (self.result, self.reason) {
             (None, _) => None,
             (Some(result), reason) => {
-                let outcome = Outcome::from_token(&result)
-                    .filter(|o| *o != Outcome::Unfinished)
-                    .ok_or_else(|| bad("result", &result))?;
                 let reason = match reason {
                     // A result stored without its reason stands as recorded.
                     None => EndReason::Recorded,
                     Some(word) => EndReason::parse(&word).ok_or_else(|| bad("reason", &word))?,
                 };
+                // `*` ends a game only as an abort, and an abort only so.
+                let aborted = matches!(reason, EndReason::Aborted(_));
+                let outcome = Outcome::from_token(&result)
+                    .filter(|o| (*o == Outcome::Unfinished) == aborted)
+                    .ok_or_else(|| bad("result", &result))?;
                 Some(End { outcome, reason })
             }
         };
         row.draw_offer = side("draw_offer", self.draw_offer)?;
         row.takeback = side("takeback", self.takeback)?;
         row.rematch_offer = side("rematch_offer", self.rematch_offer)?;
+        let aborted = matches!(row.end, Some(e) if matches!(e.reason, EndReason::Aborted(_)));
         row.finished = match self.status.as_str() {
             ONGOING => None,
             token => Some(
                 Outcome::from_token(token)
-                    .filter(|o| *o != Outcome::Unfinished)
+                    .filter(|o| (*o == Outcome::Unfinished) == aborted)
                     .ok_or_else(|| bad("status", token))?,
             ),
         };
@@ -314,6 +334,8 @@ mod tests {
             EndReason::Time(Side::Black),
             EndReason::Abandonment(Side::White),
             EndReason::Abandonment(Side::Black),
+            EndReason::Aborted(Side::White),
+            EndReason::Aborted(Side::Black),
         ];
         for reason in reasons {
             assert_eq!(EndReason::parse(&reason.to_string()), Some(reason));
@@ -330,6 +352,7 @@ mod tests {
             "time:red",
             "agreement:white",
             "Agreement",
+            "aborted",
         ] {
             assert_eq!(EndReason::parse(word), None, "{word:?}");
         }
@@ -368,6 +391,40 @@ mod tests {
             ),
             ("ai", Some("white"), "1-0")
         );
+    }
+
+    #[test]
+    fn an_aborted_game_is_over_with_no_result() {
+        let row = GameRow {
+            id: "g2".into(),
+            mode: Mode::Online,
+            end: End::by(EndReason::Aborted(Side::Black)),
+            finished: Some(Outcome::Unfinished),
+            ..GameRow::default()
+        };
+        let words = Words::of(&row);
+        assert_eq!(
+            (
+                words.result.as_deref(),
+                words.reason.as_deref(),
+                words.status.as_str()
+            ),
+            (Some("*"), Some("aborted:black"), "*")
+        );
+        assert_eq!(EndReason::Aborted(Side::Black).loser(), None);
+        let mut back = GameRow {
+            id: "g2".into(),
+            ..GameRow::default()
+        };
+        words.read_into(&mut back).unwrap();
+        assert_eq!(back, row);
+        // `*` with any other reason, or an abort with a result, is corrupt.
+        let mut words = Words::of(&row);
+        words.reason = Some("resignation:black".into());
+        assert!(words.read_into(&mut GameRow::default()).is_err());
+        let mut words = Words::of(&row);
+        words.result = Some("1-0".into());
+        assert!(words.read_into(&mut GameRow::default()).is_err());
     }
 
     #[test]

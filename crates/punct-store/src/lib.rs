@@ -19,9 +19,9 @@ pub mod presence;
 pub mod sqlite;
 
 pub use accounts::{
-    AccountError, AccountStore, ApplyError, BlockRow, BotUpgrade, CeremonyRow, HistoryPoint,
-    PasskeyRemoval, PasskeyRow, RatedResult, RatedSide, RatingRow, SessionRow, StatLine, TokenRow,
-    UserResult, UserRow,
+    AccountError, AccountStore, ApplyError, BlockRow, BotUpgrade, CeremonyRow, ConductRow,
+    HistoryPoint, PasskeyRemoval, PasskeyRow, RatedResult, RatedSide, RatingRow, SessionRow,
+    StatLine, TokenRow, UserResult, UserRow,
 };
 pub use error::{ErrorKind, StoreError};
 pub use game::{End, EndReason, GameRow, Mode};

@@ -190,6 +190,11 @@ const VERSIONS: &[SchemaVersion] = &[
         tables: &[],
         upgrade: include_str!("sqlite/8.sql"),
     },
+    SchemaVersion {
+        added: &[],
+        tables: &[("conduct", &["user_id", "game_id", "kind", "at"])],
+        upgrade: include_str!("sqlite/9.sql"),
+    },
 ];
 
 /// The schema version this punct writes.
@@ -1110,7 +1115,7 @@ mod tests {
     fn columns_are_the_current_versions() {
         let names: Vec<&str> = COLUMNS.split(", ").collect();
         assert_eq!(names, columns_at(SCHEMA_VERSION));
-        assert_eq!(SCHEMA_VERSION, 8);
+        assert_eq!(SCHEMA_VERSION, 9);
     }
 
     /// The sync mode asked for is the one the connections have (the
@@ -1140,7 +1145,7 @@ mod tests {
         let dir = TempDir::new();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 8);
+        assert_eq!(user_version(&dir.db()), i64::from(SCHEMA_VERSION));
         let journal: String = Connection::open(dir.db())
             .unwrap()
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -1150,7 +1155,7 @@ mod tests {
         // Opening it again changes nothing.
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 8);
+        assert_eq!(user_version(&dir.db()), i64::from(SCHEMA_VERSION));
     }
 
     #[test]
@@ -1389,7 +1394,7 @@ mod tests {
         assert_eq!(user_version(&dir.db()), 0);
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(1));
-        assert_eq!(user_version(&dir.db()), 8);
+        assert_eq!(user_version(&dir.db()), i64::from(SCHEMA_VERSION));
         let game = store.load("old1").unwrap().expect("the old game");
         assert_eq!(
             game,
@@ -1456,7 +1461,7 @@ mod tests {
             .unwrap();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(3));
-        assert_eq!(user_version(&dir.db()), 8);
+        assert_eq!(user_version(&dir.db()), i64::from(SCHEMA_VERSION));
         let game = store.load("old3").unwrap().expect("the old game");
         assert_eq!(
             game,
@@ -1561,7 +1566,7 @@ mod tests {
         }
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(4));
-        assert_eq!(user_version(&dir.db()), 8);
+        assert_eq!(user_version(&dir.db()), i64::from(SCHEMA_VERSION));
         assert_eq!(store.load("old4").unwrap(), Some(game));
         assert_eq!(block_on(store.user("u1")).unwrap(), Some(user));
         // The migrated schema is the one a new database gets.
@@ -1599,7 +1604,7 @@ mod tests {
             .unwrap();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(5));
-        assert_eq!(user_version(&dir.db()), 8);
+        assert_eq!(user_version(&dir.db()), i64::from(SCHEMA_VERSION));
         let fresh = TempDir::new();
         drop(Store::open(&fresh.0, SyncMode::Normal).unwrap());
         assert_eq!(master(&dir.db()), master(&fresh.db()));
@@ -1635,28 +1640,28 @@ mod tests {
                 schema().replace(
                     "    agent    TEXT NOT NULL\n",
                     "    agent    TEXT NOT NULL, x TEXT\n",
-                ) + " PRAGMA user_version = 8;",
+                ) + " PRAGMA user_version = 9;",
                 "is not a PÜNCT games database: table sessions has a column `x` that schema \
-                 version 8 does not have (the file says schema version 8)",
+                 version 9 does not have (the file says schema version 9)",
             ),
             (
                 schema().replace(
                     "    created  INTEGER NOT NULL,\n    used     INTEGER\n);\n\
                      CREATE INDEX passkeys_by_user",
                     "    created  INTEGER NOT NULL\n);\nCREATE INDEX passkeys_by_user",
-                ) + " PRAGMA user_version = 8;",
+                ) + " PRAGMA user_version = 9;",
                 "is not a PÜNCT games database: table passkeys has no column `used` (the file \
-                 says schema version 8)",
+                 says schema version 9)",
             ),
             (
-                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 8;",
+                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 9;",
                 "is not a PÜNCT games database: it has a table `old_tokens` that PÜNCT does not \
-                 make (the file says schema version 8)",
+                 make (the file says schema version 9)",
             ),
             (
-                schema().replace("    state    TEXT NOT NULL,\n", "") + " PRAGMA user_version = 8;",
+                schema().replace("    state    TEXT NOT NULL,\n", "") + " PRAGMA user_version = 9;",
                 "is not a PÜNCT games database: table ceremonies has no column `state` (the \
-                 file says schema version 8)",
+                 file says schema version 9)",
             ),
             (
                 format!(
@@ -1680,9 +1685,9 @@ mod tests {
                 schema().replace(
                     "    seen     INTEGER NOT NULL,\n    game     TEXT\n",
                     "    seen     INTEGER NOT NULL\n",
-                ) + " PRAGMA user_version = 8;",
+                ) + " PRAGMA user_version = 9;",
                 "is not a PÜNCT games database: table seeks has no column `game` (the file says \
-                 schema version 8)",
+                 schema version 9)",
             ),
         ];
         for (sql, want) in cases {
@@ -1700,13 +1705,13 @@ mod tests {
         let dir = TempDir::new();
         make_db(
             &dir.db(),
-            &format!("{} DROP TABLE ratings; PRAGMA user_version = 8;", schema()),
+            &format!("{} DROP TABLE ratings; PRAGMA user_version = 9;", schema()),
         );
         assert_eq!(
             open_err(&dir),
             format!(
                 "database {} is not a PÜNCT games database: it has no table `ratings` (the file \
-                 says schema version 8)",
+                 says schema version 9)",
                 dir.db().display()
             )
         );

@@ -283,6 +283,20 @@ pub(crate) async fn post_challenge_decline(
     Ok(axum::Json(json!({ "declined": id })).into_response())
 }
 
+/// `POST /api/bot/game/{id}/abort`.
+pub(crate) async fn post_abort(
+    State(app): Shared,
+    Client(client): Client,
+    Bot(who): Bot,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let state = botapi::abort(&app, client, &who.user.id, &id).await?;
+    Ok(json_text(
+        StatusCode::OK,
+        json!({"ok": true, "state": state}).to_string(),
+    ))
+}
+
 // ------------------------------------------------------------ seeks
 
 #[derive(Deserialize)]

@@ -411,6 +411,18 @@ pub(crate) async fn post_resign(
     Ok(json_text(StatusCode::OK, changed.state.to_string()))
 }
 
+/// `POST /api/games/{id}/abort`: the seat's player ends the game with no
+/// result, before each side has moved.
+pub(crate) async fn post_abort(
+    State(app): Shared,
+    Client(client): Client,
+    Path(id): Path<String>,
+    Body(req): Body<TokenOnly>,
+) -> Result<Response, ApiError> {
+    let changed = app.change_by(client, &id, |g| g.abort(&req.token)).await?;
+    Ok(json_text(StatusCode::OK, changed.state.to_string()))
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ChatRequest {

@@ -306,7 +306,7 @@ impl Session {
         // A hello checks a token: it costs like a game action.
         if matches!(
             kind,
-            Some("hello" | "move" | "resign" | "draw" | "takeback" | "abandon" | "chat")
+            Some("hello" | "move" | "resign" | "abort" | "draw" | "takeback" | "abandon" | "chat")
         ) {
             if let Err(e) = self.app.rates.check(Kind::Move, self.client) {
                 let id = parsed.as_ref().map_or(Value::Null, |v| v["id"].clone());
@@ -324,7 +324,7 @@ impl Session {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LiveRequest {
-    /// `move`, `resign`, `draw`, `takeback`, `abandon`, `chat` or `ping`
+    /// `move`, `resign`, `abort`, `draw`, `takeback`, `abandon`, `chat` or `ping`
     /// (`hello` is the session's own).
     #[serde(rename = "type")]
     kind: String,
@@ -374,6 +374,7 @@ pub(crate) async fn live_request(
                 .await
         }
         "resign" => app.change_by(client, game_id, |g| g.resign(&token)).await,
+        "abort" => app.change_by(client, game_id, |g| g.abort(&token)).await,
         "draw" => match Request::Draw.action(&action) {
             Ok(action) => {
                 app.change_by(client, game_id, |g| g.draw(&token, action))
@@ -396,7 +397,7 @@ pub(crate) async fn live_request(
         }
         other => Err(ApiError::bad_request(
             "bad_message",
-            format!("{other:?} is not a message type: use move, resign, draw, takeback, abandon, chat, hello or ping"),
+            format!("{other:?} is not a message type: use move, resign, abort, draw, takeback, abandon, chat, hello or ping"),
         )),
     };
     match outcome {

@@ -193,6 +193,7 @@ pub(crate) fn routes() -> Vec<Route> {
             Bucket(Seat),
             bot::post_challenge_decline,
         ),
+        Route::post("/api/bot/game/{id}/abort", Bucket(Move), bot::post_abort),
         Route::post("/api/bot/seek", Bucket(Create), bot::post_seek),
         Route::post("/api/bot/seek/cancel", Bucket(Seat), bot::post_seek_cancel),
         Route::get("/api/users/{name}", Bucket(Read), users::profile),
@@ -246,6 +247,7 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::post("/api/games/{id}/moves", Bucket(Move), games::post_move),
         Route::post("/api/games/{id}/resign", Bucket(Move), games::post_resign),
         Route::post("/api/games/{id}/chat", Bucket(Move), games::post_chat),
+        Route::post("/api/games/{id}/abort", Bucket(Move), games::post_abort),
         Route::post("/api/games/{id}/draw", Bucket(Move), games::post_draw),
         Route::post(
             "/api/games/{id}/takeback",
@@ -448,6 +450,7 @@ mod tests {
             (&post, "/api/bot/game/{id}/resign", Move),
             (&post, "/api/bot/challenge/{id}/accept", Create),
             (&post, "/api/bot/challenge/{id}/decline", Seat),
+            (&post, "/api/bot/game/{id}/abort", Move),
             (&post, "/api/bot/seek", Create),
             (&post, "/api/bot/seek/cancel", Seat),
         ] {

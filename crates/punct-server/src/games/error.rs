@@ -129,6 +129,11 @@ pub enum GameError {
     RatedTakeback,
     /// A phrase of the chat refused (`chat.rs`).
     Chat(super::chat::Refused),
+    /// A game is aborted only before each side has moved: `plies` have
+    /// been played.
+    TooLateToAbort {
+        plies: usize,
+    },
 }
 
 impl GameError {
@@ -274,6 +279,11 @@ impl fmt::Display for GameError {
             ),
             RatedTakeback => write!(f, "moves are not taken back in a rated game"),
             Chat(why) => write!(f, "{why}"),
+            TooLateToAbort { plies } => write!(
+                f,
+                "{plies} plies have been played: a game can be aborted only before each side \
+                 has moved; resign or offer a draw instead"
+            ),
             RatedNeedsAccount => write!(
                 f,
                 "a rated game is played between accounts: sign in to take this seat"

@@ -38,8 +38,13 @@ pub fn end_text(end: End) -> String {
         EndReason::Time(side) => format!("{} ran out of time", capital(side)),
         EndReason::Abandonment(side) => format!("{} left the game", capital(side)),
         EndReason::Recorded => format!("result {} as recorded", end.outcome.token()),
+        EndReason::Aborted(side) => format!("{side} aborted the game"),
     }
 }
+
+/// A game may be aborted while fewer plies than this have been played:
+/// until each side has moved once.
+pub const ABORT_PLIES: usize = 2;
 
 /// A word for the players that is not stored (the AI declining a draw, a
 /// player joining): a client says it in its own language by its code
@@ -620,6 +625,27 @@ impl LiveGame {
         Ok(())
     }
 
+    /// Whether the game may still be aborted (see [`LiveGame::abort`]).
+    pub fn abortable(&self) -> bool {
+        !self.is_over() && self.game.len() < ABORT_PLIES
+    }
+
+    /// The holder of `token` aborts the game: allowed in every mode until
+    /// each side has moved once (against the AI and at one screen too,
+    /// as a player expects of a game hardly begun, and while an online
+    /// seat still waits for its player). It ends with no result, which no
+    /// rating and no record of wins counts.
+    pub fn abort(&mut self, token: &str) -> Result<(), GameError> {
+        self.ensure_not_over()?;
+        let side = self.acting_side(token, self.position().side_to_move())?;
+        let plies = self.game.len();
+        if plies >= ABORT_PLIES {
+            return Err(GameError::TooLateToAbort { plies });
+        }
+        self.end(EndReason::Aborted(side));
+        Ok(())
+    }
+
     pub fn resign(&mut self, token: &str) -> Result<(), GameError> {
         self.ensure_not_over()?;
         let side = self.acting_side(token, self.position().side_to_move())?;
@@ -842,7 +868,8 @@ impl LiveGame {
 /// abandonment the record states in its `Termination` tag
 /// (`resignation:white`, `resignation:black`, `agreement`, `time:white`,
 /// `time:black`, `abandonment:white`, `abandonment:black`), with the result
-/// that goes with it. Anything else is
+/// that goes with it, or as an abort (`aborted:white`, `aborted:black`,
+/// result `*`) before each side has moved. Anything else is
 /// refused with a message naming the tag or result and why.
 pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<End>, String> {
     let status = game.position().status();
@@ -871,6 +898,21 @@ pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<End>, Stri
     let result = record.outcome;
     match (result, stated) {
         (Outcome::Unfinished, None) => Ok(None),
+        // An abort's `*`, before each side had moved.
+        (Outcome::Unfinished, Some((Outcome::Unfinished, reason))) => {
+            if game.len() < ABORT_PLIES {
+                Ok(Some(End {
+                    outcome: result,
+                    reason,
+                }))
+            } else {
+                Err(format!(
+                    "the Termination tag says `{said}`, but {} plies were played: a game is \
+                     aborted only before each side has moved",
+                    game.len()
+                ))
+            }
+        }
         (Outcome::Unfinished, Some((want, _))) => Err(format!(
             "the Termination tag says `{said}`, which ends the game {}, but the result is `*` \
              (unfinished)",
@@ -894,7 +936,8 @@ pub fn recorded_result(record: &Record, game: &Game) -> Result<Option<End>, Stri
                 "the result `{}` is not shown by the moves (the game is unfinished after \
                  them); a result that did not happen on the board needs a Termination tag \
                  `resignation:white`, `resignation:black`, `agreement`, `time:white`, \
-                 `time:black`, `abandonment:white` or `abandonment:black`, and {tag}",
+                 `time:black`, `abandonment:white`, `abandonment:black`, `aborted:white` or \
+                 `aborted:black`, and {tag}",
                 result.token()
             ))
         }
@@ -1094,6 +1137,8 @@ mod tests {
         assert_eq!(end(EndReason::Resignation(Side::Black)), "black resigns");
         assert_eq!(end(EndReason::Agreement), "drawn by agreement");
         assert_eq!(end(EndReason::Recorded), "result 1-0 as recorded");
+        let aborted = End::by(EndReason::Aborted(Side::White)).unwrap();
+        assert_eq!(end_text(aborted), "white aborted the game");
     }
 
     #[test]

@@ -18,8 +18,8 @@
 //! [`SLACK`], the real time the test itself took).
 
 use super::{
-    after_flag, now_ms, parse_name, Action, EndReason, GameError, LiveGame, Mode, NameChar, Notice,
-    Request,
+    after_flag, now_ms, parse_name, Action, End, EndReason, GameError, LiveGame, Mode, NameChar,
+    Notice, Request,
 };
 use crate::clock::TimeControl;
 use crate::error::ApiError;
@@ -888,6 +888,61 @@ fn resigning_ends_the_game_for_the_other_side() {
     assert_eq!(
         g.row.end.map(|e| e.reason),
         Some(EndReason::Resignation(Side::White))
+    );
+}
+
+// ============================================================= aborting
+
+#[test]
+fn a_game_is_aborted_with_no_result_before_each_side_has_moved() {
+    // Before any move, and after White's first: either seat may abort.
+    for plies in [0, 1] {
+        for side in [Side::White, Side::Black] {
+            let mut g = online();
+            play_online(&mut g, plies);
+            assert!(g.abortable());
+            refused(&mut g, |g| g.abort("nobody"), "bad_token", FORBIDDEN);
+            g.abort(token_of(side)).unwrap();
+            assert_eq!(
+                g.row.end,
+                Some(End {
+                    outcome: Outcome::Unfinished,
+                    reason: EndReason::Aborted(side)
+                })
+            );
+            assert_eq!(g.row.finished, Some(Outcome::Unfinished));
+            assert!(g.is_over() && !g.abortable());
+            let record = g.record();
+            assert!(record.contains("[Result \"*\"]"), "{record}");
+            assert!(
+                record.contains(&format!("[Termination \"aborted:{side}\"]")),
+                "{record}"
+            );
+            refused(&mut g, |g| g.abort(WHITE), "game_over", CONFLICT);
+            refused(&mut g, |g| g.resign(WHITE), "game_over", CONFLICT);
+        }
+    }
+    // From the second ply on: too late.
+    let mut g = online();
+    play_online(&mut g, 2);
+    assert!(!g.abortable());
+    let e = refused(&mut g, |g| g.abort(BLACK), "too_late_to_abort", CONFLICT);
+    assert_eq!(e.params["plies"], 2);
+    // While the invite waits, against the AI and at one screen too.
+    let mut g = waiting(Side::White);
+    g.abort(WHITE).unwrap();
+    let mut g = against_ai(Side::White);
+    ai_plays(&mut g);
+    g.abort(ME).unwrap();
+    assert_eq!(
+        g.row.end.map(|e| e.reason),
+        Some(EndReason::Aborted(Side::Black))
+    );
+    let mut g = hotseat();
+    g.abort(HOTSEAT).unwrap();
+    assert_eq!(
+        g.row.end.map(|e| e.reason),
+        Some(EndReason::Aborted(Side::White))
     );
 }
 

@@ -129,6 +129,7 @@ both!(
     a_ceremony_is_taken_once_and_not_after_it_expires,
     one_of_eight_concurrent_takes_of_a_ceremony_gets_it,
     an_account_becomes_a_bot_only_before_its_first_game,
+    conduct_is_noted_once_per_game_and_read_by_time,
 );
 
 fn user(id: &str, name: &str) -> UserRow {
@@ -832,6 +833,14 @@ async fn a_users_stats_count_ended_games_per_variant_and_side(db: Db) {
             "standard",
         ),
         ("f", Some("u2"), Some("u1"), None, "standard"),
+        // Aborted: no line of its own, nothing counted.
+        (
+            "i",
+            Some("u1"),
+            Some("u2"),
+            Some(Outcome::Unfinished),
+            "tiny",
+        ),
         (
             "g",
             Some("u3"),
@@ -850,6 +859,9 @@ async fn a_users_stats_count_ended_games_per_variant_and_side(db: Db) {
     for (i, (id, white, black, outcome, variant)) in games.into_iter().enumerate() {
         let row = GameRow {
             variant: variant.into(),
+            end: (outcome == Some(Outcome::Unfinished))
+                .then(|| crate::End::by(crate::EndReason::Aborted(Side::White)))
+                .flatten(),
             ..ended(id, white, black, outcome, i as i64)
         };
         db.store.insert(row).await.unwrap();
@@ -1102,4 +1114,44 @@ async fn an_account_becomes_a_bot_only_before_its_first_game(db: Db) {
     a.delete_user("u4").await.unwrap();
     assert_eq!(a.make_bot("u4").await.unwrap(), BotUpgrade::NotFound);
     assert!(!a.user("u4").await.unwrap().unwrap().bot);
+}
+
+async fn conduct_is_noted_once_per_game_and_read_by_time(db: Db) {
+    let a = db.store.accounts();
+    let row = |user: &str, game: &str, kind: &str, at| ConductRow {
+        user: user.into(),
+        game: game.into(),
+        kind: kind.into(),
+        at,
+    };
+    a.add_conduct(row("u1", "g2", "abandonment", 20))
+        .await
+        .unwrap();
+    a.add_conduct(row("u1", "g1", "time_away", 10))
+        .await
+        .unwrap();
+    a.add_conduct(row("u2", "g3", "abort", 15)).await.unwrap();
+    // Noted again (another instance saw the end too): still one.
+    a.add_conduct(row("u1", "g2", "abandonment", 25))
+        .await
+        .unwrap();
+    a.add_conduct(row("u1", "g4", "abort", 30)).await.unwrap();
+    assert_eq!(
+        a.conduct("u1", 0).await.unwrap(),
+        [
+            row("u1", "g1", "time_away", 10),
+            row("u1", "g2", "abandonment", 20),
+            row("u1", "g4", "abort", 30),
+        ]
+    );
+    // From a time on, that time included.
+    assert_eq!(
+        a.conduct("u1", 20).await.unwrap(),
+        [
+            row("u1", "g2", "abandonment", 20),
+            row("u1", "g4", "abort", 30)
+        ]
+    );
+    assert_eq!(a.conduct("u2", 16).await.unwrap(), []);
+    assert_eq!(a.conduct("nobody", 0).await.unwrap(), []);
 }

@@ -7,8 +7,8 @@ use super::{pg_error, Store};
 use crate::accounts::{in_order_of, sides_in_order};
 use crate::{
     AccountError, AccountStore, ApplyError, BlockRow, BotUpgrade, BoxFuture, CeremonyRow,
-    HistoryPoint, PasskeyRemoval, PasskeyRow, RatedResult, RatingRow, SessionRow, StatLine,
-    StoreError, TokenRow, UserRow,
+    ConductRow, HistoryPoint, PasskeyRemoval, PasskeyRow, RatedResult, RatingRow, SessionRow,
+    StatLine, StoreError, TokenRow, UserRow,
 };
 use tokio_postgres::types::ToSql;
 use tokio_postgres::Row;
@@ -103,19 +103,20 @@ fn failed(e: tokio_postgres::Error) -> StoreError {
 }
 
 /// The games a user's stats count: each ended game once per seat of the
-/// user, its stored result (`status`) read from that seat's side.
+/// user, its stored result (`status`) read from that seat's side; an
+/// aborted game (`*`) counts for nothing.
 const STATS: &str = "SELECT variant, side, won, lost, drawn FROM ( \
        SELECT variant, 'white' AS side, \
          count(*) FILTER (WHERE status = '1-0') AS won, \
          count(*) FILTER (WHERE status = '0-1') AS lost, \
          count(*) FILTER (WHERE status = '1/2-1/2') AS drawn \
-       FROM games WHERE white_user = $1 AND status <> 'ongoing' GROUP BY variant \
+       FROM games WHERE white_user = $1 AND status NOT IN ('ongoing', '*') GROUP BY variant \
        UNION ALL \
        SELECT variant, 'black' AS side, \
          count(*) FILTER (WHERE status = '0-1'), \
          count(*) FILTER (WHERE status = '1-0'), \
          count(*) FILTER (WHERE status = '1/2-1/2') \
-       FROM games WHERE black_user = $1 AND status <> 'ongoing' GROUP BY variant) AS lines \
+       FROM games WHERE black_user = $1 AND status NOT IN ('ongoing', '*') GROUP BY variant) AS lines \
      ORDER BY variant COLLATE \"C\", side DESC";
 
 /// A first rating row (none stored yet): made, or if one was made
@@ -932,6 +933,41 @@ impl AccountStore for Store {
                         user: r.try_get(0)?,
                         other: r.try_get(1)?,
                         created: r.try_get(2)?,
+                    })
+                },
+            )
+            .await
+        })
+    }
+
+    fn add_conduct(&self, row: ConductRow) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move {
+            self.change(
+                "INSERT INTO conduct (user_id, game_id, kind, at) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT DO NOTHING",
+                &[&row.user, &row.game, &row.kind, &row.at],
+            )
+            .await
+            .map(drop)
+        })
+    }
+
+    fn conduct<'a>(
+        &'a self,
+        user: &'a str,
+        since: i64,
+    ) -> BoxFuture<'a, Result<Vec<ConductRow>, StoreError>> {
+        Box::pin(async move {
+            self.rows(
+                "SELECT user_id, game_id, kind, at FROM conduct \
+                 WHERE user_id = $1 AND at >= $2 ORDER BY at, game_id COLLATE \"C\"",
+                &[&user, &since],
+                |r| {
+                    Ok(ConductRow {
+                        user: r.try_get(0)?,
+                        game: r.try_get(1)?,
+                        kind: r.try_get(2)?,
+                        at: r.try_get(3)?,
                     })
                 },
             )

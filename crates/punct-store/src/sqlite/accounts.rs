@@ -8,8 +8,8 @@ use super::{linked, off_the_runtime, write_failed, Answer, Store, Write};
 use crate::accounts::{in_order_of, sides_in_order};
 use crate::{
     AccountError, AccountStore, ApplyError, BlockRow, BotUpgrade, BoxFuture, CeremonyRow,
-    HistoryPoint, PasskeyRemoval, PasskeyRow, RatedResult, RatingRow, SaveError, SessionRow,
-    StatLine, StoreError, TokenRow, UserRow,
+    ConductRow, HistoryPoint, PasskeyRemoval, PasskeyRow, RatedResult, RatingRow, SaveError,
+    SessionRow, StatLine, StoreError, TokenRow, UserRow,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -75,6 +75,7 @@ pub(crate) enum AccountWrite {
         other: String,
     },
     ApplyRating(Box<RatedResult>),
+    AddConduct(ConductRow),
 }
 
 /// A user's columns, in [`user_at`]'s order.
@@ -325,6 +326,12 @@ pub(super) fn apply(conn: &Connection, write: &AccountWrite) -> Answer {
             "DELETE FROM blocks WHERE user_id = ?1 AND other_id = ?2",
             params![user, other],
         ),
+        AccountWrite::AddConduct(c) => run(
+            conn,
+            "INSERT INTO conduct (user_id, game_id, kind, at) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT DO NOTHING",
+            params![c.user, c.game, c.kind, c.at],
+        ),
     }
 }
 
@@ -409,19 +416,20 @@ pub(super) fn store_error(e: SaveError) -> StoreError {
 }
 
 /// The games a user's stats count: each ended game once per seat of the
-/// user, its stored result (`status`) read from that seat's side.
+/// user, its stored result (`status`) read from that seat's side; an
+/// aborted game (`*`) counts for nothing.
 const STATS: &str = "SELECT variant, side, won, lost, drawn FROM ( \
        SELECT variant, 'white' AS side, \
          count(*) FILTER (WHERE status = '1-0') AS won, \
          count(*) FILTER (WHERE status = '0-1') AS lost, \
          count(*) FILTER (WHERE status = '1/2-1/2') AS drawn \
-       FROM games WHERE white_user = ?1 AND status <> 'ongoing' GROUP BY variant \
+       FROM games WHERE white_user = ?1 AND status NOT IN ('ongoing', '*') GROUP BY variant \
        UNION ALL \
        SELECT variant, 'black' AS side, \
          count(*) FILTER (WHERE status = '0-1'), \
          count(*) FILTER (WHERE status = '1-0'), \
          count(*) FILTER (WHERE status = '1/2-1/2') \
-       FROM games WHERE black_user = ?1 AND status <> 'ongoing' GROUP BY variant) \
+       FROM games WHERE black_user = ?1 AND status NOT IN ('ongoing', '*') GROUP BY variant) \
      ORDER BY variant, side DESC";
 
 impl Store {
@@ -1044,6 +1052,39 @@ impl AccountStore for Store {
                             user: r.get(0)?,
                             other: r.get(1)?,
                             created: r.get(2)?,
+                        })
+                    },
+                )
+            })
+        })
+    }
+
+    fn add_conduct(&self, row: ConductRow) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move {
+            self.account_write(AccountWrite::AddConduct(row))
+                .await
+                .map(drop)
+        })
+    }
+
+    fn conduct<'a>(
+        &'a self,
+        user: &'a str,
+        since: i64,
+    ) -> BoxFuture<'a, Result<Vec<ConductRow>, StoreError>> {
+        Box::pin(async move {
+            self.read(|c| {
+                all(
+                    c,
+                    "SELECT user_id, game_id, kind, at FROM conduct \
+                     WHERE user_id = ?1 AND at >= ?2 ORDER BY at, game_id",
+                    params![user, since],
+                    |r| {
+                        Ok(ConductRow {
+                            user: r.get(0)?,
+                            game: r.get(1)?,
+                            kind: r.get(2)?,
+                            at: r.get(3)?,
                         })
                     },
                 )
