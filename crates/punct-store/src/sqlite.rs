@@ -10,6 +10,7 @@ use super::{BoxFuture, ErrorKind, GameRow, ListFilter, SaveError, StoreError, CO
 use crate::game::Words;
 use accounts::AccountWrite;
 use lobby::LobbyWrite;
+use notes::NoteWrite;
 use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -18,6 +19,7 @@ use tokio::sync::oneshot;
 
 mod accounts;
 mod lobby;
+mod notes;
 
 /// One version of the schema: the columns it adds to `games` (version 1:
 /// all of its columns), the tables it makes beside `games` with their
@@ -184,6 +186,23 @@ const VERSIONS: &[SchemaVersion] = &[
             ("blocks", &["user_id", "other_id", "created"]),
         ],
         upgrade: include_str!("sqlite/7.sql"),
+    },
+    // Another branch's version 8 (a placeholder that changes nothing until
+    // that branch is merged).
+    SchemaVersion {
+        added: &[],
+        tables: &[],
+        upgrade: include_str!("sqlite/8.sql"),
+    },
+    SchemaVersion {
+        added: &[],
+        tables: &[(
+            "notifications",
+            &[
+                "id", "user_id", "kind", "subject", "ply", "other", "created", "read",
+            ],
+        )],
+        upgrade: include_str!("sqlite/9.sql"),
     },
 ];
 
@@ -483,6 +502,8 @@ enum Write {
     Account(AccountWrite),
     /// A write of the lobby's seeks (`sqlite/lobby.rs`).
     Lobby(LobbyWrite),
+    /// A write of the notifications (`sqlite/notes.rs`).
+    Notes(NoteWrite),
 }
 
 /// The database: a writer thread and a connection for reads.
@@ -763,6 +784,7 @@ fn apply(conn: &Connection, write: &Write) -> Answer {
             .map_err(write_failed),
         Write::Account(write) => accounts::apply(conn, write),
         Write::Lobby(write) => lobby::apply(conn, write),
+        Write::Notes(write) => notes::apply(conn, write),
     }
 }
 
@@ -993,6 +1015,10 @@ impl super::Storage for Store {
     fn lobby(&self) -> &dyn crate::Lobby {
         self
     }
+
+    fn notes(&self) -> &dyn crate::Notes {
+        self
+    }
 }
 
 #[cfg(test)]
@@ -1103,7 +1129,7 @@ mod tests {
     fn columns_are_the_current_versions() {
         let names: Vec<&str> = COLUMNS.split(", ").collect();
         assert_eq!(names, columns_at(SCHEMA_VERSION));
-        assert_eq!(SCHEMA_VERSION, 7);
+        assert_eq!(SCHEMA_VERSION, 9);
     }
 
     /// The sync mode asked for is the one the connections have (the
@@ -1133,7 +1159,7 @@ mod tests {
         let dir = TempDir::new();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 7);
+        assert_eq!(user_version(&dir.db()), 9);
         let journal: String = Connection::open(dir.db())
             .unwrap()
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
@@ -1143,7 +1169,7 @@ mod tests {
         // Opening it again changes nothing.
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), None);
-        assert_eq!(user_version(&dir.db()), 7);
+        assert_eq!(user_version(&dir.db()), 9);
     }
 
     #[test]
@@ -1382,7 +1408,7 @@ mod tests {
         assert_eq!(user_version(&dir.db()), 0);
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(1));
-        assert_eq!(user_version(&dir.db()), 7);
+        assert_eq!(user_version(&dir.db()), 9);
         let game = store.load("old1").unwrap().expect("the old game");
         assert_eq!(
             game,
@@ -1449,7 +1475,7 @@ mod tests {
             .unwrap();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(3));
-        assert_eq!(user_version(&dir.db()), 7);
+        assert_eq!(user_version(&dir.db()), 9);
         let game = store.load("old3").unwrap().expect("the old game");
         assert_eq!(
             game,
@@ -1547,7 +1573,7 @@ mod tests {
         }
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(4));
-        assert_eq!(user_version(&dir.db()), 7);
+        assert_eq!(user_version(&dir.db()), 9);
         assert_eq!(store.load("old4").unwrap(), Some(game));
         assert_eq!(block_on(store.user("u1")).unwrap(), Some(user));
         // The migrated schema is the one a new database gets.
@@ -1585,7 +1611,7 @@ mod tests {
             .unwrap();
         let store = Store::open(&dir.0, SyncMode::Normal).unwrap();
         assert_eq!(store.migrated_from(), Some(5));
-        assert_eq!(user_version(&dir.db()), 7);
+        assert_eq!(user_version(&dir.db()), 9);
         let fresh = TempDir::new();
         drop(Store::open(&fresh.0, SyncMode::Normal).unwrap());
         assert_eq!(master(&dir.db()), master(&fresh.db()));
@@ -1621,28 +1647,28 @@ mod tests {
                 schema().replace(
                     "    agent    TEXT NOT NULL\n",
                     "    agent    TEXT NOT NULL, x TEXT\n",
-                ) + " PRAGMA user_version = 7;",
+                ) + " PRAGMA user_version = 9;",
                 "is not a PÜNCT games database: table sessions has a column `x` that schema \
-                 version 7 does not have (the file says schema version 7)",
+                 version 9 does not have (the file says schema version 9)",
             ),
             (
                 schema().replace(
                     "    created  INTEGER NOT NULL,\n    used     INTEGER\n);\n\
                      CREATE INDEX passkeys_by_user",
                     "    created  INTEGER NOT NULL\n);\nCREATE INDEX passkeys_by_user",
-                ) + " PRAGMA user_version = 7;",
+                ) + " PRAGMA user_version = 9;",
                 "is not a PÜNCT games database: table passkeys has no column `used` (the file \
-                 says schema version 7)",
+                 says schema version 9)",
             ),
             (
-                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 7;",
+                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 9;",
                 "is not a PÜNCT games database: it has a table `old_tokens` that PÜNCT does not \
-                 make (the file says schema version 7)",
+                 make (the file says schema version 9)",
             ),
             (
-                schema().replace("    state    TEXT NOT NULL,\n", "") + " PRAGMA user_version = 7;",
+                schema().replace("    state    TEXT NOT NULL,\n", "") + " PRAGMA user_version = 9;",
                 "is not a PÜNCT games database: table ceremonies has no column `state` (the \
-                 file says schema version 7)",
+                 file says schema version 9)",
             ),
             (
                 format!(
@@ -1666,9 +1692,9 @@ mod tests {
                 schema().replace(
                     "    seen     INTEGER NOT NULL,\n    game     TEXT\n",
                     "    seen     INTEGER NOT NULL\n",
-                ) + " PRAGMA user_version = 7;",
+                ) + " PRAGMA user_version = 9;",
                 "is not a PÜNCT games database: table seeks has no column `game` (the file says \
-                 schema version 7)",
+                 schema version 9)",
             ),
         ];
         for (sql, want) in cases {
@@ -1686,13 +1712,13 @@ mod tests {
         let dir = TempDir::new();
         make_db(
             &dir.db(),
-            &format!("{} DROP TABLE ratings; PRAGMA user_version = 7;", schema()),
+            &format!("{} DROP TABLE ratings; PRAGMA user_version = 9;", schema()),
         );
         assert_eq!(
             open_err(&dir),
             format!(
                 "database {} is not a PÜNCT games database: it has no table `ratings` (the file \
-                 says schema version 7)",
+                 says schema version 9)",
                 dir.db().display()
             )
         );
@@ -1765,13 +1791,16 @@ mod tests {
     #[test]
     fn a_database_of_a_newer_punct_is_refused_untouched() {
         let dir = TempDir::new();
-        make_db(&dir.db(), &format!("{} PRAGMA user_version = 8;", schema()));
+        make_db(
+            &dir.db(),
+            &format!("{} PRAGMA user_version = 10;", schema()),
+        );
         let before = std::fs::read(dir.db()).unwrap();
         assert_eq!(
             open_err(&dir),
             format!(
-                "database {} was written by a newer punct (schema version 8; this punct knows \
-                 versions up to 7): upgrade punct, or start with another --data-dir",
+                "database {} was written by a newer punct (schema version 10; this punct knows \
+                 versions up to 9): upgrade punct, or start with another --data-dir",
                 dir.db().display()
             )
         );
