@@ -234,3 +234,109 @@ pub(crate) fn time_low(game: &LiveGame, now: i64, limit_ms: i64, percent: u32) -
     let user = person(game, to_move)?;
     Some(note(game, user, "time_low", to_move.opponent(), now))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::now_ms;
+    use punct_core::{Position, Variant};
+    use punct_store::{GameRow, Mode};
+
+    /// An online game between accounts `ann` (White, token `w`) and `bob`
+    /// (Black, `b`), with `clock`.
+    fn game(clock: Option<TimeControl>) -> LiveGame {
+        let start = Position::new(Variant::Standard);
+        let mut g = LiveGame::new(
+            GameRow {
+                id: "g1".into(),
+                variant: "standard".into(),
+                mode: Mode::Online,
+                start: start.to_position_string(),
+                white_token: Some("w".into()),
+                black_token: Some("b".into()),
+                white_user: Some("ann".into()),
+                black_user: Some("bob".into()),
+                white_name: Some("Ann".into()),
+                black_name: Some("Bob".into()),
+                version: 1,
+                ..GameRow::default()
+            },
+            start,
+        )
+        .unwrap();
+        g.set_time_control(clock);
+        g
+    }
+
+    fn first_move(g: &LiveGame) -> String {
+        g.position().legal_moves()[0].to_string()
+    }
+
+    fn kinds(notes: &[NoteRow]) -> Vec<(&str, &str, i64)> {
+        notes
+            .iter()
+            .map(|n| (n.user.as_str(), n.kind.as_str(), n.ply))
+            .collect()
+    }
+
+    const DAYS: Option<TimeControl> = Some(TimeControl::Correspondence { days: 1 });
+
+    #[test]
+    fn a_correspondence_move_tells_the_player_to_move_only() {
+        let before = game(DAYS);
+        let mut after = before.clone();
+        after.play("w", &first_move(&before), None).unwrap();
+        let notes = of_change(&before, &after, 5);
+        assert_eq!(kinds(&notes), [("bob", "your_turn", 1)]);
+        assert_eq!(notes[0].other.as_deref(), Some("Ann"));
+        // A real-time game's, an untimed game's: none.
+        for clock in [
+            Some(TimeControl::Realtime {
+                initial: 60,
+                increment: 0,
+            }),
+            None,
+        ] {
+            let before = game(clock);
+            let mut after = before.clone();
+            after.play("w", &first_move(&before), None).unwrap();
+            assert!(of_change(&before, &after, 5).is_empty());
+        }
+        // A bot to move hears nothing.
+        let mut before = game(DAYS);
+        before.bots = [false, true];
+        let mut after = before.clone();
+        after.play("w", &first_move(&before), None).unwrap();
+        assert!(of_change(&before, &after, 5).is_empty());
+    }
+
+    #[test]
+    fn a_resignation_tells_the_opponent_only() {
+        let before = game(None);
+        let mut after = before.clone();
+        after.resign("b").unwrap();
+        let notes = of_change(&before, &after, 5);
+        assert_eq!(kinds(&notes), [("ann", "game_over", 0)]);
+        assert_eq!(notes[0].other.as_deref(), Some("Bob"));
+        // A change that is not the end: nothing more.
+        assert!(of_change(&after, &after.clone(), 6).is_empty());
+    }
+
+    #[test]
+    fn a_clock_running_low_warns_the_player_to_move_once_below_the_threshold() {
+        let mut g = game(DAYS);
+        let now = now_ms();
+        // 20 % of a day is 4.8 h, less than 12 h: the threshold.
+        g.row.clock_since = Some(now - 19 * 3_600_000);
+        assert_eq!(time_low(&g, now, 12 * 3_600_000, 20), None, "5 h left");
+        g.row.clock_since = Some(now - 20 * 3_600_000);
+        let note = time_low(&g, now, 12 * 3_600_000, 20).expect("4 h left");
+        assert_eq!(kinds(&[note]), [("ann", "time_low", 0)]);
+        // Run out: the flag's, not a warning.
+        g.row.clock_since = Some(now - 25 * 3_600_000);
+        assert_eq!(time_low(&g, now, 12 * 3_600_000, 20), None);
+        // No clock running (the game not begun), or over: none.
+        g.row.clock_since = None;
+        assert_eq!(time_low(&g, now, 12 * 3_600_000, 100), None);
+    }
+}
