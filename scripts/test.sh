@@ -18,7 +18,7 @@ cargo test --workspace --locked 2>&1 | tee "$log"
 # The same servers, their games in PostgreSQL.
 PUNCT_TEST_BACKEND=postgres cargo test -p punct-server --locked \
     --test api --test durability --test seats --test clocks --test presence --test metrics \
-    --test accounts --test passkeys --test bots --test manners 2>&1 | tee -a "$log"
+    --test accounts --test passkeys --test bots --test manners --test chat --test notifications 2>&1 | tee -a "$log"
 # The deployment as shipped (deploy/: nginx and Caddy over HTTPS in front of
 # two instances on PostgreSQL), scripts/deploy-test.sh.
 timeout 180 bash scripts/deploy-test.sh 2>&1 | tee -a "$log"

@@ -182,6 +182,10 @@ export const api = {
   gameRating: (id) => request("GET", `${game(id)}/rating`),
   /** {count, games: [summary]}: the signed-in account's games where it is their move. */
   turns: () => request("GET", "/api/account/turns"),
+  /** {notifications: [{id, kind, other, created, read, game?, ply?, challenge?}], unread}: unread first, newest first. */
+  notifications: (signal) => request("GET", "/api/account/notifications?limit=30", undefined, signal),
+  /** Marks notifications read: `ids`, or every one (null) → {unread}. */
+  readNotifications: (ids) => request("POST", "/api/account/notifications/read", ids ? { ids } : { all: true }),
   /** {blocks: [{name, since}]}: the players the signed-in account blocks. */
   blocks: (signal) => request("GET", "/api/account/blocks", undefined, signal),
   block: (name) => request("POST", `${user(name)}/block`, {}),

@@ -1,8 +1,8 @@
 // The site's header on every screen: the name (home), Play, Rules, Learn,
 // Puzzles and Leaderboard, the language switcher, and the account: a
 // "Sign in" link, or the signed-in user's name opening a small menu
-// (profile, account, sign out), and beside it "your turn in N games"
-// (turns.js). The account part follows session.js, so signing in or out
+// (profile, account, sign out), and beside it the notifications' bell
+// (bell.js) and "your turn in N games" (turns.js). The account part follows session.js, so signing in or out
 // anywhere changes it on the screen shown.
 
 import { h } from "./dom.js";
@@ -11,6 +11,7 @@ import { api } from "./api.js";
 import { session } from "./session.js";
 import { LANGS, currentLang, chooseLang, t, errorText } from "./i18n.js";
 import { turnsBadge } from "./turns.js";
+import { bell } from "./bell.js";
 
 // Each language is offered in its own name (the same in every catalogue),
 // so a reader finds theirs whatever the page shows now.
@@ -100,7 +101,7 @@ export function siteNav(here = null) {
   const link = (id, href) =>
     h("a", { href, "data-nav": "", "data-testid": `nav-${id}`, "aria-current": id === here ? "page" : null },
       t(`nav.${id}`));
-  const parts = (user) => [user ? turnsBadge(user) : null, accountPart(user, here)].filter(Boolean);
+  const parts = (user) => [user ? bell() : null, user ? turnsBadge(user) : null, accountPart(user, here)].filter(Boolean);
   const account = h("div", { class: "nav-account" }, ...parts(session.user));
   const header = h("header", { class: "site-nav" },
     h("a", { href: "/", "data-nav": "", class: "site-name" }, "PÜNCT"),

@@ -1,14 +1,16 @@
 // "Your turn in N games" in the header (signed in): the account's ongoing
 // games where it is their move (`GET /api/account/turns`), asked when the
 // header is drawn and again every half minute while it is shown (and when
-// the tab comes back into view), opening a list of those games. Nothing is
-// shown while it is nobody's turn but the opponents'.
+// the tab comes back into view, or a notification of a game comes over
+// the account's socket, notes.js), opening a list of those games. Nothing
+// is shown while it is nobody's turn but the opponents'.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { playerGameLine } from "./lists.js";
 import { session } from "./session.js";
+import { listen } from "./notes.js";
 
 const EVERY_MS = 30000;
 
@@ -51,6 +53,7 @@ export function turnsBadge(user) {
 
   function stop() {
     clearInterval(timer);
+    unlisten();
     document.removeEventListener("visibilitychange", onVisible);
   }
   function onVisible() {
@@ -58,6 +61,10 @@ export function turnsBadge(user) {
   }
 
   timer = setInterval(() => refresh(), EVERY_MS);
+  // A move in a correspondence game (or a game's end) is news at once.
+  const unlisten = listen((n, note) => {
+    if (note && note.kind !== "challenge") refresh();
+  });
   document.addEventListener("visibilitychange", onVisible);
   refresh(true);
   return menu;

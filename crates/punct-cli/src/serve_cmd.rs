@@ -145,6 +145,19 @@ pub struct ServeArgs {
     /// 503 database_timeout (seconds, or 2s, 1min)
     #[arg(long, default_value = "5", value_parser = parse_duration, help_heading = "Server limits")]
     pub db_timeout: Duration,
+    /// Warn a correspondence game's player (a notification) when less than
+    /// this is left on their clock, or less than --time-low-percent of the
+    /// time per move if that is less (seconds, or 30min, 12h)
+    #[arg(long, default_value = "12h", value_parser = parse_duration, help_heading = "Server limits")]
+    pub time_low: Duration,
+    /// The share of a correspondence game's time per move below which its
+    /// player is warned, if less than --time-low
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100), help_heading = "Server limits")]
+    pub time_low_percent: u32,
+    /// How often each instance looks for correspondence clocks running low
+    /// (seconds, or 30s, 5min)
+    #[arg(long, default_value = "1min", value_parser = parse_duration, help_heading = "Server limits")]
+    pub notes_sweep: Duration,
 
     /// The address people open (e.g. https://punct.example.org): other Host headers are refused, and live sockets must come from this origin
     #[arg(long, help_heading = "Security")]
@@ -176,7 +189,7 @@ impl std::str::FromStr for RateFlag {
     }
 }
 
-/// `--abandon-after`, `--playban-base`, `--job-lease`, `--db-timeout`: `N` seconds, or `Ns`, `Nmin`, `Nh`; 1 s to 1 day.
+/// `--abandon-after`, `--playban-base`, `--job-lease`, `--db-timeout`, `--time-low`, `--notes-sweep`: `N` seconds, or `Ns`, `Nmin`, `Nh`; 1 s to 1 day.
 fn parse_duration(s: &str) -> Result<Duration, String> {
     let bad = || format!("`{s}` is not a duration: write seconds (60), or 90s, 2min or 1h");
     let t = s.trim();
@@ -254,6 +267,9 @@ pub fn run(args: ServeArgs) -> Result<(), Failure> {
     config.playban_base = args.playban_base;
     config.job_lease = args.job_lease;
     config.db_timeout = args.db_timeout;
+    config.time_low = args.time_low;
+    config.time_low_percent = args.time_low_percent;
+    config.notes_sweep = args.notes_sweep;
     config.public_url = args.public_url;
     config.allowed_hosts = args.allowed_hosts;
     config.allowed_origins = args.allowed_origins;

@@ -128,6 +128,8 @@ pub(crate) struct App {
     pub(crate) lobby: crate::lobby::Hub,
     /// This instance's bots' streams and seeks (botapi.rs).
     pub(crate) bot_hub: Arc<crate::botapi::Hub>,
+    /// This instance's notification sockets (notes.rs).
+    pub(crate) notes: Arc<crate::notes::hub::Hub>,
 }
 
 pub(crate) type Shared = State<Arc<App>>;
@@ -190,6 +192,12 @@ impl App {
         let state = slot.publish(game);
         if ends {
             self.note_conduct(slot, game).await;
+        }
+        // The players told, away from the game's lock (notes.rs).
+        let notes = crate::notes::hub::of_change(&before, game, now_ms());
+        if !notes.is_empty() {
+            let (store, hub) = (self.store.clone(), self.notes.clone());
+            tokio::spawn(async move { crate::notes::hub::keep(store.as_ref(), &hub, notes).await });
         }
         self.queue_review(game);
         if let Ok(played) = u64::try_from(game.row.plies - before.row.plies) {
@@ -411,6 +419,14 @@ pub(crate) async fn follow_changes(
                     @ (Change::Seek { .. } | Change::Paired { .. } | Change::Declined { .. }),
                 ) => {
                     let _ = app.lobby.news.send(change);
+                    Vec::new()
+                }
+                // A note of an account whose sockets may be here.
+                Ok(Change::Note { user, id }) => {
+                    let app = app.clone();
+                    tokio::spawn(async move {
+                        crate::notes::hub::deliver(app.store.as_ref(), &app.notes, &user, id).await
+                    });
                     Vec::new()
                 }
                 // Missed some: every game held is read again.

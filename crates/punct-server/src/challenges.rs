@@ -54,11 +54,15 @@ pub(crate) async fn challenge(
         return Err(blocks::refused(&other.name));
     }
     wanted.pool = false;
+    let to = other.id.clone();
     wanted.to = Some(Account {
         id: other.id,
         name: other.name,
     });
-    lobby::seek(app, seeker, wanted, socket).await
+    let id = lobby::seek(app, seeker, wanted, socket).await?;
+    // Kept until read, and pushed to their pages wherever they are open.
+    crate::notes::challenged(app, &to, &id, &me.name).await;
+    Ok(id)
 }
 
 /// `who` declines challenge `id` offered to them: it leaves the lobby

@@ -33,6 +33,7 @@ mod limits;
 mod lobby;
 mod log;
 mod metrics;
+mod notes;
 mod passkeys;
 mod playban;
 mod presence;
@@ -137,6 +138,13 @@ pub struct Config {
     /// request is answered 503 `database_timeout` rather than held (and
     /// with it the game's lock) while the database is stalled.
     pub db_timeout: Duration,
+    /// A correspondence game's player is warned (a `time_low`
+    /// notification) when less than this is left on their clock, or less
+    /// than `time_low_percent` of the time per move if that is less.
+    pub time_low: Duration,
+    pub time_low_percent: u32,
+    /// How often each instance looks for clocks running low (notes.rs).
+    pub notes_sweep: Duration,
 }
 
 /// A token bucket: `count` requests at once, refilled evenly over `per`;
@@ -260,6 +268,9 @@ impl Config {
             idle_game: Duration::from_secs(600),
             job_lease: Duration::from_secs(10),
             db_timeout: Duration::from_secs(5),
+            time_low: Duration::from_secs(12 * 3600),
+            time_low_percent: 20,
+            notes_sweep: Duration::from_secs(60),
             max_connections: default_max_connections(),
             max_connections_per_client: 128,
             header_timeout: Duration::from_secs(10),

@@ -12,8 +12,8 @@ use prometheus_client::registry::Registry;
 use punct_store::{
     AccountError, AccountStore, ApplyError, BlockRow, BotUpgrade, BoxFuture, CeremonyRow, Change,
     ConductRow, ErrorKind, GameRow, HistoryPoint, JobKind, JobQueue, Lease, ListFilter, Lobby,
-    PasskeyRemoval, PasskeyRow, PresenceBoard, PresenceRow, RatedResult, RatingRow, SaveError,
-    SeekRow, SessionRow, StatLine, Storage, StoreError, TokenRow, UserRow,
+    NoteRow, Notes, PasskeyRemoval, PasskeyRow, PresenceBoard, PresenceRow, RatedResult, RatingRow,
+    SaveError, SeekRow, SessionRow, StatLine, Storage, StoreError, TokenRow, UserRow,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -300,6 +300,10 @@ impl Storage for Timed {
     }
 
     fn lobby(&self) -> &dyn Lobby {
+        self
+    }
+
+    fn notes(&self) -> &dyn Notes {
         self
     }
 }
@@ -680,6 +684,46 @@ impl AccountStore for Timed {
 
 // The lobby, timed and bounded like the games' calls: each call passed to
 // the inner store's lobby.
+
+impl Notes for Timed {
+    fn add_note(&self, note: NoteRow) -> BoxFuture<'_, Result<Option<i64>, StoreError>> {
+        self.time("notes_add", self.inner.notes().add_note(note))
+    }
+
+    fn notes<'a>(
+        &'a self,
+        user: &'a str,
+        offset: u32,
+        limit: u32,
+    ) -> BoxFuture<'a, Result<Vec<NoteRow>, StoreError>> {
+        self.time("notes_list", self.inner.notes().notes(user, offset, limit))
+    }
+
+    fn note<'a>(
+        &'a self,
+        user: &'a str,
+        id: i64,
+    ) -> BoxFuture<'a, Result<Option<NoteRow>, StoreError>> {
+        self.time("notes_one", self.inner.notes().note(user, id))
+    }
+
+    fn unread<'a>(&'a self, user: &'a str) -> BoxFuture<'a, Result<u64, StoreError>> {
+        self.time("notes_unread", self.inner.notes().unread(user))
+    }
+
+    fn mark_read<'a>(
+        &'a self,
+        user: &'a str,
+        ids: Option<&'a [i64]>,
+        at: i64,
+    ) -> BoxFuture<'a, Result<u64, StoreError>> {
+        self.time("notes_read", self.inner.notes().mark_read(user, ids, at))
+    }
+
+    fn prune_notes(&self, before: i64) -> BoxFuture<'_, Result<u64, StoreError>> {
+        self.time("notes_prune", self.inner.notes().prune_notes(before))
+    }
+}
 
 impl Lobby for Timed {
     fn add_seek(&self, seek: SeekRow) -> BoxFuture<'_, Result<(), StoreError>> {

@@ -72,6 +72,7 @@ pub async fn serve(
         accounts: crate::accounts::Accounts::new(store_for_accounts, cores().div_ceil(2)),
         lobby: crate::lobby::Hub::new(),
         bot_hub: Default::default(),
+        notes: Default::default(),
     });
     crate::bots::ensure_all(app.store.as_ref()).await;
     crate::change::resume_ai_games(&app).await;
@@ -92,6 +93,7 @@ pub async fn serve(
     tokio::spawn(crate::change::keep_clocks(app.clone()));
     tokio::spawn(crate::review::review_worker(app.clone(), review_queue));
     tokio::spawn(crate::lobby::upkeep(app.clone()));
+    tokio::spawn(crate::notes::sweep(app.clone()));
     let stopping = app.stopping.clone();
     // Outermost first: the host check and headers, then (behind a proxy)
     // the client's requests in progress; each route takes its rate

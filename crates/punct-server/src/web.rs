@@ -71,6 +71,8 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "ratings.js": JS,
     "leaderboard.js": JS,
     "turns.js": JS,
+    "notes.js": JS,
+    "bell.js": JS,
     "style.css": CSS,
     "favicon.svg": SVG,
     // The message catalogues, one per language (i18n.js).

@@ -188,7 +188,7 @@ fn a_database_of_a_newer_schema_stops_the_server_at_start_untouched() {
     Connection::open(&db)
         .unwrap()
         .execute_batch(&format!(
-            "{V1_SCHEMA} ALTER TABLE games ADD COLUMN future TEXT; PRAGMA user_version = 10;"
+            "{V1_SCHEMA} ALTER TABLE games ADD COLUMN future TEXT; PRAGMA user_version = 11;"
         ))
         .unwrap();
     let before = std::fs::read(&db).unwrap();
@@ -197,13 +197,13 @@ fn a_database_of_a_newer_schema_stops_the_server_at_start_untouched() {
         status,
         &stderr,
         &format!(
-            "database {} was written by a newer punct (schema version 10; this punct knows \
-             versions up to 9): upgrade punct, or start with another --data-dir",
+            "database {} was written by a newer punct (schema version 11; this punct knows \
+             versions up to 10): upgrade punct, or start with another --data-dir",
             db.display()
         ),
     );
     assert_eq!(std::fs::read(&db).unwrap(), before, "the file is untouched");
-    assert_eq!(user_version(&db), 10);
+    assert_eq!(user_version(&db), 11);
 }
 
 #[test]
@@ -325,12 +325,12 @@ fn a_version_1_database_is_migrated_and_its_game_plays_on() {
     let stderr = serve.stop();
     assert!(
         stderr.contains(&format!(
-            "migrated database {} from schema version 1 to 9",
+            "migrated database {} from schema version 1 to 10",
             db.display()
         )),
         "no word of the migration on stderr: {stderr}"
     );
-    assert_eq!(user_version(&db), 9);
+    assert_eq!(user_version(&db), 10);
     let (stored, invite, imported, tags): (String, Option<String>, i64, Option<String>) =
         Connection::open(&db)
             .unwrap()

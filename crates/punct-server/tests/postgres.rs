@@ -95,7 +95,7 @@ fn serve_refuses_a_database_without_the_schema_and_says_how_to_migrate() {
     assert!(out.status.success(), "{stderr}");
     assert!(
         stdout.contains(
-            "applied schema versions 1 (games), 2 (jobs), 3 (instances), 4 (presence), 5 (job_progress), 6 (accounts), 7 (lobby), 8 (ceremonies), 9 (challenges), 10 (chat), 11 (conduct); now at 11"
+            "applied schema versions 1 (games), 2 (jobs), 3 (instances), 4 (presence), 5 (job_progress), 6 (accounts), 7 (lobby), 8 (ceremonies), 9 (challenges), 10 (chat), 11 (conduct), 12 (notifications); now at 12"
         ),
         "{stdout}"
     );
@@ -104,7 +104,7 @@ fn serve_refuses_a_database_without_the_schema_and_says_how_to_migrate() {
     assert!(stdout.contains("nothing to do"), "{stdout}");
     assert_eq!(
         psql(&url, "SELECT count(*) FROM refinery_schema_history"),
-        "11"
+        "12"
     );
 }
 
@@ -130,7 +130,7 @@ fn a_database_of_a_newer_punct_is_refused() {
     assert!(!out.status.success(), "{:?}", text(&out));
     assert_eq!(
         psql(&url, "SELECT count(*) FROM refinery_schema_history"),
-        "12"
+        "13"
     );
 }
 

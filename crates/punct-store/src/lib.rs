@@ -14,6 +14,7 @@ mod error;
 mod game;
 pub mod jobs;
 pub mod lobby;
+pub mod notes;
 pub mod postgres;
 pub mod presence;
 pub mod sqlite;
@@ -27,6 +28,7 @@ pub use error::{ErrorKind, StoreError};
 pub use game::{End, EndReason, GameRow, Mode};
 pub use jobs::{job_of, JobKind, JobQueue, Lease};
 pub use lobby::{Lobby, SeekRow};
+pub use notes::{NoteRow, Notes, NOTE_KINDS};
 pub use presence::{PresenceBoard, PresenceRow};
 
 pub use sqlite::{SyncMode, SCHEMA_VERSION};
@@ -266,6 +268,8 @@ pub trait Storage: Send + Sync {
     /// The lobby's open seeks and quick-pairing pool (`lobby.rs`), in the
     /// same database, shared by every instance on it.
     fn lobby(&self) -> &dyn Lobby;
+    /// The accounts' notifications (`notes.rs`), in the same database.
+    fn notes(&self) -> &dyn Notes;
 }
 
 /// A change announced by the database.
@@ -284,6 +288,9 @@ pub enum Change {
     /// Challenge `seek` was declined by the one it was offered to: the
     /// instance holding the challenger's socket tells them.
     Declined { seek: String },
+    /// Account `user` has a new notification `id` (`Some`), or marked
+    /// some read (`None`): the instances holding its sockets tell them.
+    Note { user: String, id: Option<i64> },
     /// Announcements may have been missed (the connection that listens
     /// was lost and is back): every game held should be read again.
     Missed,

@@ -22,6 +22,7 @@ use tokio_postgres::NoTls;
 mod accounts;
 mod jobs;
 mod lobby;
+mod notes;
 mod presence;
 
 mod embedded {
@@ -533,6 +534,23 @@ fn parse_payload(payload: &str) -> Option<Change> {
             instance: instance.to_string(),
         });
     }
+    // `note USER ID` or `note USER read` (notes.rs): three words, where a
+    // game's announcement has two (a game called `note` is read as one).
+    if id == "note" {
+        if let Some((user, what)) = rest.split_once(' ') {
+            if user.is_empty() || what.contains(' ') {
+                return None;
+            }
+            let id = match what {
+                "read" => None,
+                n => Some(n.parse().ok()?),
+            };
+            return Some(Change::Note {
+                user: user.to_string(),
+                id,
+            });
+        }
+    }
     Some(Change::Game {
         id: id.to_string(),
         version: rest.parse().ok()?,
@@ -817,6 +835,10 @@ impl super::Storage for Store {
         self
     }
 
+    fn notes(&self) -> &dyn super::Notes {
+        self
+    }
+
     fn heartbeat<'a>(&'a self, instance: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
             let client = self.client().await?;
@@ -897,6 +919,29 @@ mod tests {
         assert_eq!(
             parse_payload("lobby declined s1"),
             Some(Change::Declined { seek: "s1".into() })
+        );
+        assert_eq!(
+            parse_payload("note u1 42"),
+            Some(Change::Note {
+                user: "u1".into(),
+                id: Some(42)
+            })
+        );
+        assert_eq!(
+            parse_payload("note u1 read"),
+            Some(Change::Note {
+                user: "u1".into(),
+                id: None
+            })
+        );
+        assert_eq!(parse_payload("note u1 x"), None);
+        // A game whose id is `note` is a game still.
+        assert_eq!(
+            parse_payload("note 3"),
+            Some(Change::Game {
+                id: "note".into(),
+                version: 3
+            })
         );
         // A game whose id is `lobby` is a game still.
         assert_eq!(

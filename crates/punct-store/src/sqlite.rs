@@ -10,6 +10,7 @@ use super::{BoxFuture, ErrorKind, GameRow, ListFilter, SaveError, StoreError, CO
 use crate::game::Words;
 use accounts::AccountWrite;
 use lobby::LobbyWrite;
+use notes::NoteWrite;
 use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -18,6 +19,7 @@ use tokio::sync::oneshot;
 
 mod accounts;
 mod lobby;
+mod notes;
 
 /// One version of the schema: the columns it adds to `games` (version 1:
 /// all of its columns), the tables it makes beside `games` with their
@@ -194,6 +196,16 @@ const VERSIONS: &[SchemaVersion] = &[
         added: &[],
         tables: &[("conduct", &["user_id", "game_id", "kind", "at"])],
         upgrade: include_str!("sqlite/9.sql"),
+    },
+    SchemaVersion {
+        added: &[],
+        tables: &[(
+            "notifications",
+            &[
+                "id", "user_id", "kind", "subject", "ply", "other", "created", "read",
+            ],
+        )],
+        upgrade: include_str!("sqlite/10.sql"),
     },
 ];
 
@@ -494,6 +506,8 @@ enum Write {
     Account(AccountWrite),
     /// A write of the lobby's seeks (`sqlite/lobby.rs`).
     Lobby(LobbyWrite),
+    /// A write of the notifications (`sqlite/notes.rs`).
+    Notes(NoteWrite),
 }
 
 /// The database: a writer thread and a connection for reads.
@@ -775,6 +789,7 @@ fn apply(conn: &Connection, write: &Write) -> Answer {
             .map_err(write_failed),
         Write::Account(write) => accounts::apply(conn, write),
         Write::Lobby(write) => lobby::apply(conn, write),
+        Write::Notes(write) => notes::apply(conn, write),
     }
 }
 
@@ -1005,6 +1020,10 @@ impl super::Storage for Store {
     fn lobby(&self) -> &dyn crate::Lobby {
         self
     }
+
+    fn notes(&self) -> &dyn crate::Notes {
+        self
+    }
 }
 
 #[cfg(test)]
@@ -1115,7 +1134,7 @@ mod tests {
     fn columns_are_the_current_versions() {
         let names: Vec<&str> = COLUMNS.split(", ").collect();
         assert_eq!(names, columns_at(SCHEMA_VERSION));
-        assert_eq!(SCHEMA_VERSION, 9);
+        assert_eq!(SCHEMA_VERSION, 10);
     }
 
     /// The sync mode asked for is the one the connections have (the
@@ -1640,28 +1659,29 @@ mod tests {
                 schema().replace(
                     "    agent    TEXT NOT NULL\n",
                     "    agent    TEXT NOT NULL, x TEXT\n",
-                ) + " PRAGMA user_version = 9;",
+                ) + " PRAGMA user_version = 10;",
                 "is not a PÜNCT games database: table sessions has a column `x` that schema \
-                 version 9 does not have (the file says schema version 9)",
+                 version 10 does not have (the file says schema version 10)",
             ),
             (
                 schema().replace(
                     "    created  INTEGER NOT NULL,\n    used     INTEGER\n);\n\
                      CREATE INDEX passkeys_by_user",
                     "    created  INTEGER NOT NULL\n);\nCREATE INDEX passkeys_by_user",
-                ) + " PRAGMA user_version = 9;",
+                ) + " PRAGMA user_version = 10;",
                 "is not a PÜNCT games database: table passkeys has no column `used` (the file \
-                 says schema version 9)",
+                 says schema version 10)",
             ),
             (
-                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 9;",
+                schema().replace("api_tokens", "old_tokens") + " PRAGMA user_version = 10;",
                 "is not a PÜNCT games database: it has a table `old_tokens` that PÜNCT does not \
-                 make (the file says schema version 9)",
+                 make (the file says schema version 10)",
             ),
             (
-                schema().replace("    state    TEXT NOT NULL,\n", "") + " PRAGMA user_version = 9;",
+                schema().replace("    state    TEXT NOT NULL,\n", "")
+                    + " PRAGMA user_version = 10;",
                 "is not a PÜNCT games database: table ceremonies has no column `state` (the \
-                 file says schema version 9)",
+                 file says schema version 10)",
             ),
             (
                 format!(
@@ -1685,9 +1705,9 @@ mod tests {
                 schema().replace(
                     "    seen     INTEGER NOT NULL,\n    game     TEXT\n",
                     "    seen     INTEGER NOT NULL\n",
-                ) + " PRAGMA user_version = 9;",
+                ) + " PRAGMA user_version = 10;",
                 "is not a PÜNCT games database: table seeks has no column `game` (the file says \
-                 schema version 9)",
+                 schema version 10)",
             ),
         ];
         for (sql, want) in cases {
@@ -1705,13 +1725,13 @@ mod tests {
         let dir = TempDir::new();
         make_db(
             &dir.db(),
-            &format!("{} DROP TABLE ratings; PRAGMA user_version = 9;", schema()),
+            &format!("{} DROP TABLE ratings; PRAGMA user_version = 10;", schema()),
         );
         assert_eq!(
             open_err(&dir),
             format!(
                 "database {} is not a PÜNCT games database: it has no table `ratings` (the file \
-                 says schema version 9)",
+                 says schema version 10)",
                 dir.db().display()
             )
         );

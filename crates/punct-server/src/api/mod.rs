@@ -14,6 +14,7 @@ pub(crate) mod http;
 mod learn;
 mod live;
 mod lobby;
+mod notes;
 mod openapi;
 pub(crate) mod ops;
 mod passkeys;
@@ -154,6 +155,9 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::get("/api/account", Bucket(Read), accounts::account),
         Route::get("/api/account/games", Bucket(List), accounts::records),
         Route::get("/api/account/turns", Bucket(List), users::turns),
+        Route::get("/api/account/notifications", Bucket(List), notes::list),
+        Route::post("/api/account/notifications/read", Bucket(Seat), notes::read),
+        Route::get("/api/account/live", Bucket(WebSocket), notes::live),
         Route::post("/api/account/seats", Bucket(Seat), accounts::attach),
         // API tokens: made, listed and removed signed in (cookie); a
         // bot's program signs in with one (api/bot.rs).

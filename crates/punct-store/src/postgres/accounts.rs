@@ -196,6 +196,7 @@ impl Store {
             "DELETE FROM sessions WHERE user_id = $1",
             "DELETE FROM passkeys WHERE user_id = $1",
             "DELETE FROM api_tokens WHERE user_id = $1",
+            "DELETE FROM notifications WHERE user_id = $1",
         ] {
             tx.execute(sql, &[&user]).await.map_err(failed)?;
         }

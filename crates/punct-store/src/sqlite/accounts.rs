@@ -231,6 +231,7 @@ pub(super) fn apply(conn: &Connection, write: &AccountWrite) -> Answer {
                 "DELETE FROM sessions WHERE user_id = ?1",
                 "DELETE FROM passkeys WHERE user_id = ?1",
                 "DELETE FROM api_tokens WHERE user_id = ?1",
+                "DELETE FROM notifications WHERE user_id = ?1",
             ] {
                 run(conn, sql, params![user])?;
             }

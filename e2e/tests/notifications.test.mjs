@@ -1,0 +1,96 @@
+// Notifications (docs/API.md, "Notifications"): two accounts in two
+// browser contexts; Ann challenges Bob to a correspondence game and Bob's
+// bell counts it live on another screen; opening the list and clicking it
+// leads to the lobby's challenge and the count falls; Bob accepts, Ann
+// moves, and Bob's bell counts "your move", whose click opens the game.
+// Axe on the open list; a 390×844 screenshot of it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage,
+} from '../lib/browser.mjs';
+import { axeViolations, serious, describeViolations } from '../lib/axe.mjs';
+
+const PREFIX = 'notifications';
+const env = serverAndBrowser();
+const pages = [];
+const DESKTOP = { viewport: { width: 1366, height: 768 } };
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+async function member(label, name, options) {
+  const { server } = env;
+  const page = await newPage(env.browser, label, options);
+  pages.push(page);
+  const res = await page.request.post(`${server.url}/api/account/signup`, {
+    data: { name, password: 'quiet harbour lanterns 42' }, headers: { origin: server.url },
+  });
+  assert.equal(res.status(), 201, `sign-up of ${name}: ${await res.text()}`);
+  return page;
+}
+
+/** Waits until the page's bell counts `n`. */
+function bellCount(page, n) {
+  return page.locator(`${tid('bell')}[data-count="${n}"]`).waitFor({ state: 'attached', timeout: T.step * 2 });
+}
+
+test('the bell counts a challenge and a correspondence move live; a click opens it and marks it read', { timeout: 120000 }, async () => {
+  const { server } = env;
+  await withArtifacts(PREFIX, () => pages, async () => {
+    const ann = await member('ann', 'Notes_Ann', DESKTOP);
+    const bob = await member('bob', 'Notes_Bob', PHONE);
+    await bob.goto(`${server.url}/rules`);
+    await bellCount(bob, 0);
+
+    // Ann challenges Bob to a correspondence game from the lobby.
+    await ann.goto(`${server.url}/?challenge=Notes_Bob`);
+    await ann.waitForFunction(() => {
+      const create = document.querySelector('[data-testid="seek-create"]');
+      return create && !create.disabled
+        && document.querySelector('[data-testid="seek-opponent"]')?.value === 'Notes_Bob';
+    }, null, { timeout: T.step * 2 });
+    await ann.locator(tid('seek-clock')).selectOption('cor-3');
+    await ann.locator(tid('seek-colour')).selectOption('white');
+    await ann.locator(tid('seek-create')).click();
+
+    // Bob, reading the rules, sees it counted without a reload.
+    await bellCount(bob, 1);
+    await bob.locator(tid('bell-summary')).click();
+    const item = bob.locator(tid('bell-item')).first();
+    await item.waitFor({ timeout: T.step });
+    assert.equal(await item.getAttribute('data-kind'), 'challenge');
+    assert.match(await item.innerText(), /Notes_Ann challenges you/);
+    await shot(bob, PREFIX, 'list-390x844');
+    const found = serious(await axeViolations(bob));
+    assert.equal(found.length, 0, `the open list: ${describeViolations(found)}`);
+
+    // The click leads to the lobby, where the challenge waits; read now.
+    await item.click();
+    await bob.waitForURL(`${server.url}/`, { timeout: T.step });
+    await bellCount(bob, 0);
+    const incoming = bob.locator(`${tid('lobby-challenges')} li[data-incoming]`);
+    await incoming.waitFor({ timeout: T.step * 2 });
+    await incoming.locator(tid('accept-challenge')).click();
+    const [ga, gb] = await Promise.all([waitGamePage(ann), waitGamePage(bob)]);
+    assert.equal(ga.id, gb.id);
+
+    // Bob goes elsewhere; Ann moves: Bob's bell counts his turn.
+    await bob.goto(`${server.url}/rules`);
+    await bellCount(bob, 0);
+    const state = await server.api.game(ga.id);
+    await server.api.move(ga.id, ga.token, state.legal_moves[0]);
+    await bellCount(bob, 1);
+    await bob.locator(tid('bell-summary')).click();
+    const turn = bob.locator(`${tid('bell-item')}[data-kind="your_turn"]`);
+    await turn.waitFor({ timeout: T.step });
+    assert.match(await turn.innerText(), /Your move against Notes_Ann/);
+    // The header at 390 px with the bell and "your turn" side by side.
+    await bob.locator(tid('turns')).waitFor({ timeout: T.step * 2 });
+    await shot(bob, PREFIX, 'turn-390x844');
+    await turn.click();
+    await waitGamePage(bob);
+    assert.equal(new URL(bob.url()).pathname, `/game/${ga.id}`);
+    await bellCount(bob, 0);
+    for (const p of [ann, bob]) await p.context().close();
+    pages.length = 0;
+  });
+});
