@@ -107,9 +107,27 @@ fn seat_token(game: &LiveGame, user: &str) -> Result<String, GameError> {
     token.clone().ok_or(GameError::NoSeat)
 }
 
-/// Plays `mv` for the bot `user` in game `id`, as a move sent with its
-/// seat's token would be: the same rules, the same change path. Answers
-/// the new game state line.
+/// Does `act` with the token of the seat the bot `user` holds in game
+/// `id`, as a request sent with that token would: the same rules, the
+/// same change path. Answers the new game state line.
+async fn act_for(
+    app: &Arc<App>,
+    client: ClientKey,
+    user: &str,
+    id: &str,
+    act: impl Fn(&mut LiveGame, &str) -> Result<(), GameError>,
+) -> Result<Value, ApiError> {
+    own_game(app, user, id).await?;
+    let changed = app
+        .change_by(client, id, |g| {
+            let token = seat_token(g, user)?;
+            act(g, &token)
+        })
+        .await?;
+    state_line(&changed.state)
+}
+
+/// Plays `mv` for the bot `user` in game `id`.
 pub(crate) async fn play(
     app: &Arc<App>,
     client: ClientKey,
@@ -117,14 +135,7 @@ pub(crate) async fn play(
     id: &str,
     mv: &str,
 ) -> Result<Value, ApiError> {
-    own_game(app, user, id).await?;
-    let changed = app
-        .change_by(client, id, |g| {
-            let token = seat_token(g, user)?;
-            g.play(&token, mv, None)
-        })
-        .await?;
-    state_line(&changed.state)
+    act_for(app, client, user, id, |g, token| g.play(token, mv, None)).await
 }
 
 /// Resigns game `id` for the bot `user`.
@@ -134,14 +145,7 @@ pub(crate) async fn resign(
     user: &str,
     id: &str,
 ) -> Result<Value, ApiError> {
-    own_game(app, user, id).await?;
-    let changed = app
-        .change_by(client, id, |g| {
-            let token = seat_token(g, user)?;
-            g.resign(&token)
-        })
-        .await?;
-    state_line(&changed.state)
+    act_for(app, client, user, id, |g, token| g.resign(token)).await
 }
 
 /// Aborts game `id` for the bot `user` (before each side has moved).
@@ -151,14 +155,7 @@ pub(crate) async fn abort(
     user: &str,
     id: &str,
 ) -> Result<Value, ApiError> {
-    own_game(app, user, id).await?;
-    let changed = app
-        .change_by(client, id, |g| {
-            let token = seat_token(g, user)?;
-            g.abort(&token)
-        })
-        .await?;
-    state_line(&changed.state)
+    act_for(app, client, user, id, |g, token| g.abort(token)).await
 }
 
 /// A change's answer (the game's state as JSON text) as a `gameState`.
