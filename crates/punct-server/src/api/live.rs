@@ -11,7 +11,7 @@ use crate::games::{now_ms, Request};
 use crate::limits::{Client, ClientKey, Held, Kind};
 use crate::presence::Member;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{close_code, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
@@ -130,15 +130,7 @@ impl Session {
     async fn run(self, mut socket: WebSocket) {
         let end = self.serve(&mut socket).await;
         if let End::Close(code, reason) = end {
-            let frame = CloseFrame {
-                code,
-                reason: reason.into(),
-            };
-            let _ = tokio::time::timeout(
-                Duration::from_secs(1),
-                socket.send(Message::Close(Some(frame))),
-            )
-            .await;
+            super::upgrade::close(&mut socket, code, reason).await;
         }
     }
 

@@ -16,7 +16,7 @@ use crate::games::parse_name;
 use crate::limits::{Client, ClientKey, Held, Kind};
 use crate::lobby::{self, LobbyEvent, SeekNews, Seeker, Wanted, SEEKS_PER_SOCKET};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{close_code, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
@@ -79,15 +79,7 @@ impl Session {
         // A seek goes with its socket.
         lobby::withdraw(&self.app, &self.own).await;
         if let Some((code, reason)) = close {
-            let frame = CloseFrame {
-                code,
-                reason: reason.into(),
-            };
-            let _ = tokio::time::timeout(
-                Duration::from_secs(1),
-                socket.send(Message::Close(Some(frame))),
-            )
-            .await;
+            super::upgrade::close(&mut socket, code, reason).await;
         }
     }
 

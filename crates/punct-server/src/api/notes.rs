@@ -12,7 +12,7 @@ use crate::error::ApiError;
 use crate::limits::{Client, Held};
 use crate::notes::{self, hub, PAGE_MAX, READ_MAX};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{close_code, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
@@ -118,15 +118,7 @@ pub(crate) async fn live(
 
 async fn run(app: Arc<App>, user: String, _counted: Held, mut socket: WebSocket) {
     if let Some((code, reason)) = serve(&app, &user, &mut socket).await {
-        let frame = CloseFrame {
-            code,
-            reason: reason.into(),
-        };
-        let _ = tokio::time::timeout(
-            Duration::from_secs(1),
-            socket.send(Message::Close(Some(frame))),
-        )
-        .await;
+        super::upgrade::close(&mut socket, code, reason).await;
     }
 }
 

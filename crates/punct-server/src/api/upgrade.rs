@@ -40,3 +40,22 @@ pub(super) fn admit(
         .ok_or_else(|| too_many_sockets(cap))?;
     Ok((ws, counted))
 }
+
+/// Closes a live socket with `code` and `reason`, waiting at most a second
+/// for a client that reads nothing.
+pub(crate) async fn close(
+    socket: &mut axum::extract::ws::WebSocket,
+    code: u16,
+    reason: impl Into<axum::extract::ws::Utf8Bytes>,
+) {
+    use axum::extract::ws::{CloseFrame, Message};
+    let frame = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(1),
+        socket.send(Message::Close(Some(frame))),
+    )
+    .await;
+}
