@@ -1,7 +1,7 @@
 // Starting and stopping the real `punct serve`, and a thin client of its
 // HTTP API (docs/API.md) for the tests' own look-ups.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,66 +31,117 @@ function postgresDatabase(dataDir) {
 }
 
 /**
- * Starts `punct serve --port 0 --data-dir <fresh temp dir> --ai-movetime 50`
- * (plus `args`; with PUNCT_TEST_BACKEND=postgres, on a fresh PostgreSQL
- * database) and resolves once it prints its address. Returns {url, siteUrl,
- * api, stop}: `url` is http://127.0.0.1:PORT, `siteUrl` the address it
- * prints, http://localhost:PORT (where the page may use passkeys).
+ * How many instances `startServer` runs: $PUNCT_TEST_INSTANCES (default 1).
+ * Several share one PostgreSQL database (PUNCT_TEST_BACKEND=postgres), as
+ * a deployment behind a sticky balancer does: each client on its own
+ * instance, every game, seek, session and notification in the database.
  */
-export async function startServer({ aiMovetime = 50, startTimeoutMs = 20000, args = [] } = {}) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'punct-e2e-'));
-  const bin = serverBinary();
-  const database = postgresDatabase(dataDir);
-  const backend = database ? ['--database', database] : [];
+export function instanceCount() {
+  const raw = process.env.PUNCT_TEST_INSTANCES ?? '1';
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`PUNCT_TEST_INSTANCES must be 1 to 8, not ${JSON.stringify(raw)}`);
+  if (n > 1 && process.env.PUNCT_TEST_BACKEND !== 'postgres') {
+    throw new Error('PUNCT_TEST_INSTANCES above 1 needs PUNCT_TEST_BACKEND=postgres: instances share a PostgreSQL database');
+  }
+  return n;
+}
+
+/** Starts one `punct serve` process; resolves with its printed address once it listens. */
+async function spawnInstance(bin, dataDir, args, startTimeoutMs) {
   const env = { ...process.env };
   delete env.PUNCT_DATABASE_URL;
-  const proc = spawn(bin, ['serve', '--port', '0', '--data-dir', dataDir, '--ai-movetime', String(aiMovetime), ...backend, ...args], {
+  const proc = spawn(bin, ['serve', '--port', '0', '--data-dir', dataDir, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   proc.stdout.setEncoding('utf8');
   proc.stderr.setEncoding('utf8');
-  let log = '';
-  proc.stderr.on('data', (d) => { log += d; });
+  const instance = { proc, log: '' };
+  proc.stderr.on('data', (d) => { instance.log += d; });
   const printed = await new Promise((resolve, reject) => {
-    const fail = (e) => { rmSync(dataDir, { recursive: true, force: true }); reject(e); };
     let out = '';
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
-      fail(new Error(`server did not start within ${startTimeoutMs} ms: ${out}${log}`));
+      reject(new Error(`server did not start within ${startTimeoutMs} ms: ${out}${instance.log}`));
     }, startTimeoutMs);
-    proc.on('error', (e) => { clearTimeout(timer); fail(new Error(`cannot run ${bin}: ${e.message}`)); });
-    proc.on('exit', (code) => { clearTimeout(timer); fail(new Error(`server exited with ${code} before listening: ${out}${log}`)); });
+    proc.on('error', (e) => { clearTimeout(timer); reject(new Error(`cannot run ${bin}: ${e.message}`)); });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code} before listening: ${out}${instance.log}`)); });
     proc.stdout.on('data', (d) => {
       out += d;
       const m = out.match(/open (http:\/\/\S+?)\/?\s/);
       if (m) { clearTimeout(timer); resolve(m[1]); }
     });
   });
-  // It prints http://localhost:PORT (the name passkeys need); the tests
-  // open http://127.0.0.1:PORT unless they need the name (`siteUrl`).
-  const siteUrl = printed;
-  const url = `http://127.0.0.1:${new URL(printed).port}`;
   proc.removeAllListeners('exit');
   proc.stdout.resume();
+  // It prints http://localhost:PORT (the name passkeys need); the tests
+  // open http://127.0.0.1:PORT unless they need the name (`siteUrl`).
+  instance.siteUrl = printed;
+  instance.url = `http://127.0.0.1:${new URL(printed).port}`;
+  return instance;
+}
+
+async function stopInstance({ proc }) {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  const t = setTimeout(() => proc.kill('SIGKILL'), 3000);
+  await exited;
+  clearTimeout(t);
+}
+
+/**
+ * Starts `punct serve --port 0 --data-dir <fresh temp dir> --ai-movetime 50`
+ * (plus `args`; with PUNCT_TEST_BACKEND=postgres, on a fresh PostgreSQL
+ * database; with PUNCT_TEST_INSTANCES=N, N instances on it) and resolves
+ * once each prints its address. Returns {url, siteUrl, api, stop, at,
+ * siteAt, instances}: `url` is the first instance's http://127.0.0.1:PORT,
+ * `siteUrl` the address it prints, http://localhost:PORT (where the page
+ * may use passkeys); `at(i)` and `siteAt(i)` are instance i's (counted
+ * round), so a test puts each of its clients on an instance of its own.
+ */
+export async function startServer({ aiMovetime = 50, startTimeoutMs = 20000, args = [] } = {}) {
+  const count = instanceCount();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'punct-e2e-'));
+  const bin = serverBinary();
+  const database = postgresDatabase(dataDir);
+  const backend = database ? ['--database', database] : [];
+  const instances = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const dir = count === 1 ? dataDir : path.join(dataDir, `instance${i}`);
+      mkdirSync(dir, { recursive: true });
+      instances.push(await spawnInstance(bin, dir, ['--ai-movetime', String(aiMovetime), ...backend, ...args], startTimeoutMs));
+    }
+  } catch (e) {
+    await Promise.all(instances.map(stopInstance));
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
   // never leave a server behind, even when the test process is ended early
-  const killNow = () => { try { proc.kill('SIGKILL'); } catch {} };
+  const killNow = () => { for (const { proc } of instances) try { proc.kill('SIGKILL'); } catch {} };
   process.once('exit', killNow);
   for (const sig of ['SIGINT', 'SIGTERM']) {
     process.once(sig, () => { killNow(); rmSync(dataDir, { recursive: true, force: true }); process.exit(130); });
   }
   const stop = async () => {
-    if (proc.exitCode === null && proc.signalCode === null) {
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      const t = setTimeout(() => proc.kill('SIGKILL'), 3000);
-      await exited;
-      clearTimeout(t);
-    }
+    await Promise.all(instances.map(stopInstance));
     process.removeListener('exit', killNow);
     rmSync(dataDir, { recursive: true, force: true });
   };
-  return { url, siteUrl, dataDir, proc, api: new Api(url), stop, log: () => log };
+  const [first] = instances;
+  return {
+    url: first.url,
+    siteUrl: first.siteUrl,
+    dataDir,
+    proc: first.proc,
+    instances: count,
+    at: (i) => instances[i % count].url,
+    siteAt: (i) => instances[i % count].siteUrl,
+    api: new Api(first.url),
+    stop,
+    log: () => instances.map((x, i) => (count === 1 ? x.log : `--- instance ${i}\n${x.log}`)).join(''),
+  };
 }
 
 export class ApiError extends Error {

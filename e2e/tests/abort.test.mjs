@@ -28,7 +28,7 @@ test('online game: a player aborts before each side has moved, and both end scre
     pages.push(white, black);
     await white.goto(server.url + g.white);
     await waitGamePage(white);
-    await black.goto(server.url + g.black);
+    await black.goto(server.at(1) + g.black);
     await waitGamePage(black);
 
     // White moves once: Black may still abort, and so may White.
@@ -69,7 +69,7 @@ test('online game: a player aborts before each side has moved, and both end scre
     }
     const late = await newPage(browser, 'late');
     pages.push(late);
-    await late.goto(server.url + h.white);
+    await late.goto(server.at(2) + h.white);
     await waitGamePage(late);
     await waitPly(late, 2);
     await late.locator(tid('resign')).waitFor({ state: 'visible', timeout: T.step });

@@ -18,13 +18,17 @@ const pages = [];
 const DESKTOP = { viewport: { width: 1366, height: 768 } };
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
-/** A page signed in as a new account `name`. */
-async function member(label, name, options = DESKTOP) {
+/**
+ * A page signed in as a new account `name`, on instance `instance` (its
+ * `base`: each person on an instance of their own when the run has several).
+ */
+async function member(label, name, options = DESKTOP, instance = 0) {
   const { server } = env;
   const page = await newPage(env.browser, label, options);
   pages.push(page);
-  const res = await page.request.post(`${server.url}/api/account/signup`, {
-    data: { name, password: 'quiet harbour lanterns 42' }, headers: { origin: server.url },
+  page.base = server.at(instance);
+  const res = await page.request.post(`${page.base}/api/account/signup`, {
+    data: { name, password: 'quiet harbour lanterns 42' }, headers: { origin: page.base },
   });
   assert.equal(res.status(), 201, `sign-up of ${name}: ${await res.text()}`);
   return page;
@@ -32,7 +36,7 @@ async function member(label, name, options = DESKTOP) {
 
 /** `page` on the start screen (with `query`), the lobby's first message drawn. */
 async function openLobby(page, query = '') {
-  await page.goto(`${env.server.url}/${query}`);
+  await page.goto(`${page.base}/${query}`);
   await page.waitForFunction(() => {
     const create = document.querySelector('[data-testid="seek-create"]');
     const list = document.querySelector('[data-testid="lobby-seeks"]');
@@ -49,10 +53,10 @@ test('a challenge from a profile: declined once, accepted the second time, watch
   const { server } = env;
   await withArtifacts(PREFIX, () => pages, async () => {
     const ann = await member('ann', 'Chal_Ann');
-    const bob = await member('bob', 'Chal_Bob');
+    const bob = await member('bob', 'Chal_Bob', DESKTOP, 1);
     await openLobby(bob);
     // Ann on Bob's profile: Challenge opens the lobby's form set to him.
-    await ann.goto(`${server.url}/@/Chal_Bob`);
+    await ann.goto(`${ann.base}/@/Chal_Bob`);
     await ann.locator(tid('profile-challenge')).click();
     await ann.waitForFunction(() => document.querySelector('[data-testid="seek-opponent"]')?.value === 'Chal_Bob',
       null, { timeout: T.step * 2 });
@@ -92,12 +96,12 @@ test('a challenge from a profile: declined once, accepted the second time, watch
     // A third page watches the game.
     const carl = await newPage(env.browser, 'spectator', DESKTOP);
     pages.push(carl);
-    await carl.goto(`${server.url}/game/${ga.id}`);
+    await carl.goto(`${server.at(2)}/game/${ga.id}`);
     await carl.locator(tid('board')).waitFor({ timeout: T.step * 2 });
     await carl.getByText('Chal_Ann').first().waitFor({ timeout: T.step });
     // Coming back: Ann (White, to move) sees "your turn in 1 game" in the header, with the game;
     // Bob (waiting) sees nothing of it.
-    await ann.goto(`${server.url}/rules`);
+    await ann.goto(`${ann.base}/rules`);
     const turns = ann.locator(tid('turns-summary'));
     await turns.filter({ hasText: 'Your turn in 1 game' }).waitFor({ timeout: T.step * 2 });
     await turns.click();
@@ -108,7 +112,7 @@ test('a challenge from a profile: declined once, accepted the second time, watch
     await noSeriousAxe(ann, 'the header with the turns list open');
     await line.locator('a').click();
     await ann.waitForURL(`**/game/${ga.id}`, { timeout: T.step });
-    await bob.goto(`${server.url}/rules`);
+    await bob.goto(`${bob.base}/rules`);
     await bob.locator(tid('nav-user')).waitFor();
     await bob.waitForTimeout(500);
     assert.equal(await bob.locator(tid('turns')).isHidden(), true, 'not Bob\'s turn');
@@ -121,8 +125,8 @@ test('a block hides Challenge, refuses a challenge in words, and is lifted', { t
   const { server } = env;
   await withArtifacts(PREFIX, () => pages, async () => {
     const dora = await member('dora', 'Chal_Dora');
-    const emil = await member('emil', 'Chal_Emil', PHONE);
-    await emil.goto(`${server.url}/@/Chal_Dora`);
+    const emil = await member('emil', 'Chal_Emil', PHONE, 1);
+    await emil.goto(`${emil.base}/@/Chal_Dora`);
     const block = emil.locator(tid('profile-block'));
     await block.waitFor();
     await emil.locator(tid('profile-challenge')).waitFor();

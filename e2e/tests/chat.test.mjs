@@ -13,11 +13,14 @@ const env = serverAndBrowser();
 const pages = [];
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
-/** Opens game `id` in `lang` holding `token`'s seat (none: watching); waits for the chat's state. */
-async function openGame(label, id, lang, token, options = { viewport: { width: 1366, height: 768 } }) {
+/**
+ * Opens game `id` in `lang` holding `token`'s seat (none: watching) on
+ * instance `instance`; waits for the chat's state.
+ */
+async function openGame(label, id, lang, token, instance, options = { viewport: { width: 1366, height: 768 } }) {
   const page = await newPage(env.browser, label, options);
   pages.push(page);
-  await page.goto(`${env.server.url}/game/${id}?lang=${lang}${token ? `#token=${token}` : ''}`);
+  await page.goto(`${env.server.at(instance)}/game/${id}?lang=${lang}${token ? `#token=${token}` : ''}`);
   await page.locator(`${tid('game')}[data-ply]`).waitFor({ timeout: T.step * 2 });
   return page;
 }
@@ -33,9 +36,9 @@ test('phrases said by one seat reach the other and a spectator, each in their ow
   await withArtifacts(PREFIX, () => pages, async () => {
     const made = await api.create({ mode: 'online' });
     const claimed = await api.req('POST', `/api/games/${made.id}/claim`, { invite: made.invite.code });
-    const white = await openGame('white', made.id, 'en', made.seats.white, PHONE);
-    const black = await openGame('black', made.id, 'de', claimed.token);
-    const watcher = await openGame('watcher', made.id, 'ja', null);
+    const white = await openGame('white', made.id, 'en', made.seats.white, 0, PHONE);
+    const black = await openGame('black', made.id, 'de', claimed.token, 1);
+    const watcher = await openGame('watcher', made.id, 'ja', null, 2);
     assert.equal(await watcher.locator(tid('chat')).isVisible(), false, 'no chat to show a spectator yet');
 
     await white.locator(tid('chat-good_luck')).click();

@@ -74,8 +74,8 @@ test('a seek appears live, is accepted, and both pages hold their seats of one g
   const { api } = server;
   await withArtifacts(PREFIX, () => pages, async () => {
     const a = await lobbyPage('seeker', server.url);
-    const b = await lobbyPage('acceptor', server.url);
-    const c = await lobbyPage('onlooker', server.url);
+    const b = await lobbyPage('acceptor', server.at(1));
+    const c = await lobbyPage('onlooker', server.at(2));
     for (const p of [a, b, c]) await p.locator(tid('lobby-empty')).waitFor();
 
     const id = await openSeek(a, { clock: 'rt-10-5', colour: 'white' });
@@ -127,7 +127,7 @@ test('a seek goes when its page closes; a withdrawn seek goes too', { timeout: 6
   const { server } = env;
   await withArtifacts(PREFIX, () => pages, async () => {
     const a = await lobbyPage('closing-seeker', server.url);
-    const b = await lobbyPage('watcher', server.url);
+    const b = await lobbyPage('watcher', server.at(1));
     const first = await openSeek(a, { clock: 'cor-1' });
     await b.locator(seekLine(first)).waitFor();
     assert.match(await b.locator(seekLine(first)).innerText(), /1 day/);
@@ -200,7 +200,7 @@ test('two pages choosing 5+3 quick pairing meet in one game', { timeout: 60000 }
   const { api } = server;
   await withArtifacts(PREFIX, () => pages, async () => {
     const p = await lobbyPage('quick-1', server.url);
-    const q = await lobbyPage('quick-2', server.url);
+    const q = await lobbyPage('quick-2', server.at(1));
     // Not signed in: casual, and the page says so.
     assert.match(await p.locator(tid('lobby-rated-note')).innerText(), /not rated/);
     const button = p.locator(tid('quick-rt-5-3'));
@@ -236,14 +236,14 @@ test('signed in, quick pairing is rated and the seek form offers a rated game', 
   const { api } = server;
   await withArtifacts(PREFIX, () => pages, async () => {
     const signed = [];
-    for (const [label, name] of [['rated-1', 'Lobby_Ada'], ['rated-2', 'Lobby_Ben']]) {
+    for (const [label, name, base] of [['rated-1', 'Lobby_Ada', server.at(0)], ['rated-2', 'Lobby_Ben', server.at(1)]]) {
       const page = await newPage(env.browser, label, DESKTOP);
       pages.push(page);
-      const res = await page.request.post(`${server.url}/api/account/signup`, {
-        data: { name, password: 'quiet harbour lanterns 42' }, headers: { origin: server.url },
+      const res = await page.request.post(`${base}/api/account/signup`, {
+        data: { name, password: 'quiet harbour lanterns 42' }, headers: { origin: base },
       });
       assert.equal(res.status(), 201, `sign-up of ${name}: ${await res.text()}`);
-      await openLobby(page, server.url);
+      await openLobby(page, base);
       assert.equal((await page.locator(tid('lobby-rated-note')).innerText()).trim(), `Rated games: you are signed in as ${name}.`);
       signed.push(page);
     }

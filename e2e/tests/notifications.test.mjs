@@ -17,12 +17,14 @@ const pages = [];
 const DESKTOP = { viewport: { width: 1366, height: 768 } };
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
-async function member(label, name, options) {
+/** A page signed in as a new account `name`, on instance `instance` (its `base`). */
+async function member(label, name, options, instance) {
   const { server } = env;
   const page = await newPage(env.browser, label, options);
   pages.push(page);
-  const res = await page.request.post(`${server.url}/api/account/signup`, {
-    data: { name, password: 'quiet harbour lanterns 42' }, headers: { origin: server.url },
+  page.base = server.at(instance);
+  const res = await page.request.post(`${page.base}/api/account/signup`, {
+    data: { name, password: 'quiet harbour lanterns 42' }, headers: { origin: page.base },
   });
   assert.equal(res.status(), 201, `sign-up of ${name}: ${await res.text()}`);
   return page;
@@ -36,13 +38,13 @@ function bellCount(page, n) {
 test('the bell counts a challenge and a correspondence move live; a click opens it and marks it read', { timeout: 120000 }, async () => {
   const { server } = env;
   await withArtifacts(PREFIX, () => pages, async () => {
-    const ann = await member('ann', 'Notes_Ann', DESKTOP);
-    const bob = await member('bob', 'Notes_Bob', PHONE);
-    await bob.goto(`${server.url}/rules`);
+    const ann = await member('ann', 'Notes_Ann', DESKTOP, 0);
+    const bob = await member('bob', 'Notes_Bob', PHONE, 1);
+    await bob.goto(`${bob.base}/rules`);
     await bellCount(bob, 0);
 
     // Ann challenges Bob to a correspondence game from the lobby.
-    await ann.goto(`${server.url}/?challenge=Notes_Bob`);
+    await ann.goto(`${ann.base}/?challenge=Notes_Bob`);
     await ann.waitForFunction(() => {
       const create = document.querySelector('[data-testid="seek-create"]');
       return create && !create.disabled
@@ -65,7 +67,7 @@ test('the bell counts a challenge and a correspondence move live; a click opens 
 
     // The click leads to the lobby, where the challenge waits; read now.
     await item.click();
-    await bob.waitForURL(`${server.url}/`, { timeout: T.step });
+    await bob.waitForURL(`${bob.base}/`, { timeout: T.step });
     await bellCount(bob, 0);
     const incoming = bob.locator(`${tid('lobby-challenges')} li[data-incoming]`);
     await incoming.waitFor({ timeout: T.step * 2 });
@@ -74,7 +76,7 @@ test('the bell counts a challenge and a correspondence move live; a click opens 
     assert.equal(ga.id, gb.id);
 
     // Bob goes elsewhere; Ann moves: Bob's bell counts his turn.
-    await bob.goto(`${server.url}/rules`);
+    await bob.goto(`${bob.base}/rules`);
     await bellCount(bob, 0);
     const state = await server.api.game(ga.id);
     await server.api.move(ga.id, ga.token, state.legal_moves[0]);

@@ -101,9 +101,10 @@ test('online game: an invite claims the second seat once; seats and a spectator 
     // The invited player: the seat, a clean address, and a reload keeps it.
     const b = await newPage(browser, 'invited');
     pages.push(b);
-    await b.goto(invite);
+    // Each person on an instance of their own when the run has several.
+    await b.goto(invite.replace(server.url, server.at(1)));
     const theirs = await waitGamePage(b);
-    assert.equal(b.url(), `${server.url}/game/${id}`, 'the invited page\'s address carries no invite and no token');
+    assert.equal(b.url(), `${server.at(1)}/game/${id}`, 'the invited page\'s address carries no invite and no token');
     assert.ok(theirs.token && theirs.token !== mine.token);
     assert.deepEqual(await api.you(id, theirs.token), ['black']);
     await waitSeats(b, ['black']);
@@ -111,7 +112,7 @@ test('online game: an invite claims the second seat once; seats and a spectator 
     assert.equal((await api.game(id)).invite_open, null);
     await b.reload();
     await waitGamePage(b);
-    assert.equal(b.url(), `${server.url}/game/${id}`);
+    assert.equal(b.url(), `${server.at(1)}/game/${id}`);
     await waitSeats(b, ['black']);
 
     // The same invite again: a spectator, told why.
@@ -120,10 +121,10 @@ test('online game: an invite claims the second seat once; seats and a spectator 
     // The page tries the used invite (POST …/claim) and the server refuses
     // it with 409 Conflict, as it must: Chromium logs that refused request
     // as a failed resource load. Only that one request is allowed.
-    allowRefusedRequest(s, 409, `${server.url}/api/games/${id}/claim`, 'opening an invite already used: the claim is refused with 409');
-    await s.goto(invite);
+    allowRefusedRequest(s, 409, `${server.at(2)}/api/games/${id}/claim`, 'opening an invite already used: the claim is refused with 409');
+    await s.goto(invite.replace(server.url, server.at(2)));
     await waitGamePage(s);
-    assert.equal(s.url(), `${server.url}/game/${id}`);
+    assert.equal(s.url(), `${server.at(2)}/game/${id}`);
     await waitSeats(s, []);
     assert.equal(await messageText(s), 'This invite has been used: you are watching.');
     assert.equal(await storedToken(s, id), null);
@@ -144,7 +145,7 @@ test('online game: an invite claims the second seat once; seats and a spectator 
     const d = await newPage(browser, 'other-device');
     await d.goto(seatLink);
     await waitGamePage(d);
-    assert.equal(d.url(), `${server.url}/game/${id}`);
+    assert.equal(d.url(), `${server.at(1)}/game/${id}`);
     await waitSeats(d, ['black']);
     assert.deepEqual(d.cspViolations, []);
     await d.context().close();
