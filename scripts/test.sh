@@ -36,7 +36,8 @@ phase "cargo test (SQLite)"
 cargo test --workspace --locked 2>&1 | tee "$log"
 # The same servers, their games in PostgreSQL.
 phase "cargo test of the servers on PostgreSQL"
-PUNCT_TEST_BACKEND=postgres cargo test -p punct-server --locked \
+# (`--workspace` keeps the features of the first run: nothing is rebuilt.)
+PUNCT_TEST_BACKEND=postgres cargo test --workspace --locked \
     --test api --test durability --test seats --test clocks --test presence --test metrics \
     --test accounts --test passkeys --test bots --test manners --test chat --test notifications 2>&1 | tee -a "$log"
 # The deployment as shipped (deploy/: nginx and Caddy over HTTPS in front of

@@ -110,6 +110,8 @@ export const api = {
   analyseGame: (id, body, signal) => request("POST", `${game(id)}/analyse`, body, signal),
   /** A new token for the seats `token` holds (the old one stops working): {token, seats, link}. */
   renewToken: (id, token) => request("POST", `${game(id)}/token`, { token }),
+  /** The signed-in account's seat in game `id` (for a device without its token): {token, seats, link}. */
+  accountSeat: (id) => request("POST", `${game(id)}/seat`),
   /** A new code for the waiting seat's invite (the old one stops working): {invite: {side, code}, link}. */
   renewInvite: (id, token) => request("POST", `${game(id)}/invite`, { token }),
   /** kind: "moves" | "resign" | "draw" | "takeback"; answers the new state. */

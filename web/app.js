@@ -22,8 +22,10 @@ import { leaderboardScreen } from "./leaderboard.js";
 import { gameMemory } from "./dom.js";
 import { session } from "./session.js";
 import { loadLang, t } from "./i18n.js";
+import { countInTitle } from "./tabcount.js";
 
 await Promise.all([loadLang(), session.load()]);
+countInTitle();
 
 const root = document.getElementById("app");
 let screen = null;

@@ -14,6 +14,7 @@ import { sound } from "./sound.js";
 import { Toast } from "./toast.js";
 import { animateLastMove } from "./anim.js";
 import { Notifier } from "./notify.js";
+import { session } from "./session.js";
 import { storedFlip, storeFlip } from "./layout.js";
 import { Chooser, ownKey } from "./chooser.js";
 import { GameView, loadingView, loadFailedView } from "./gameview.js";
@@ -69,6 +70,20 @@ class GameScreen {
       return;
     }
     if (this.destroyed) return;
+    if (!this.token && this.accountsGame(state)) {
+      // The account's game, opened where its token is not kept (another
+      // device or browser): the account's seat, asked for with the session.
+      try {
+        const seat = await api.accountSeat(this.id);
+        gameMemory.add(this.id, seat.token);
+        gameMemory.save(this.id, { ...gameMemory.get(this.id), seats: seat.seats });
+        this.token = seat.token;
+        state = await api.game(this.id, null, this.token);
+      } catch {
+        // Signed out meanwhile, or the server away: watching, as anyone.
+      }
+      if (this.destroyed) return;
+    }
     this.geom = new Geometry(info);
     this.build();
     this.you = state.you || [];
@@ -95,6 +110,12 @@ class GameScreen {
       },
     });
     document.addEventListener("keydown", this.onKey);
+  }
+
+  /** Whether game `state` has a seat of the signed-in account. */
+  accountsGame(state) {
+    const me = session.user?.id;
+    return Boolean(me) && (state.white_user === me || state.black_user === me);
   }
 
   /** The board (a move chooser fed the live game's legal moves) and the view around it. */

@@ -16,10 +16,13 @@ const EVERY_MS = 30000;
 
 /** The badge for signed-in `user` ({name}): an element that keeps itself up to date until detached. */
 export function turnsBadge(user) {
+  // The words, and on a narrow header a short form ("1 to play") shown in
+  // their place: the words stay the menu's name for screen readers.
   const count = h("span", { class: "turns-count" });
+  const short = h("span", { class: "turns-short", "aria-hidden": "true" });
   const list = h("ul", { class: "game-list turns-list", "data-testid": "turns-list" });
   const menu = h("details", { class: "account-menu turns-menu", "data-testid": "turns", hidden: true },
-    h("summary", { "data-testid": "turns-summary" }, count),
+    h("summary", { "data-testid": "turns-summary" }, count, short),
     h("div", { class: "menu-panel" }, list));
   let timer = null;
   let busy = false;
@@ -37,6 +40,7 @@ export function turnsBadge(user) {
       menu.hidden = n === 0;
       menu.dataset.count = String(n);
       count.textContent = t("nav.turns", { count: n });
+      short.textContent = t("nav.turns_short", { count: n });
       list.replaceChildren(...(answer.games || []).map((g) => playerGameLine(g, user.name)));
     } catch (e) {
       // The session ended elsewhere: the header says so. Otherwise (the

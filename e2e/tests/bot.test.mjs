@@ -81,9 +81,10 @@ test('a person accepts a bot\'s seek in the lobby and plays it to the end agains
         '--seek', 'untimed', '--side', 'white', '--movetime', '100', '--games', '1',
       ]);
 
-      // The person finds the seek, marked as a bot's, and accepts it.
+      // The person (on another instance when there are several) finds the
+      // seek, marked as a bot's, and accepts it.
       const person = await open('person');
-      await person.goto(`${server.url}/`);
+      await person.goto(`${server.at(1)}/`);
       const line = person.locator(`${tid('lobby-seeks')} li[data-seek]`).filter({ has: person.locator('.bot-mark') });
       await line.first().waitFor({ timeout: 30000 });
       assert.match(await line.first().innerText(), /Robo/);

@@ -3,6 +3,7 @@
 // bell counts it live on another screen; opening the list and clicking it
 // leads to the lobby's challenge and the count falls; Bob accepts, Ann
 // moves, and Bob's bell counts "your move", whose click opens the game.
+// The tab's title carries the unread count, "(1) PÜNCT · …".
 // Axe on the open list; a 390×844 screenshot of it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,8 +55,10 @@ test('the bell counts a challenge and a correspondence move live; a click opens 
     await ann.locator(tid('seek-colour')).selectOption('white');
     await ann.locator(tid('seek-create')).click();
 
-    // Bob, reading the rules, sees it counted without a reload.
+    // Bob, reading the rules, sees it counted without a reload, on the
+    // bell and in the tab's title.
     await bellCount(bob, 1);
+    await bob.waitForFunction(() => document.title.startsWith('(1) PÜNCT'), null, { timeout: T.step });
     await bob.locator(tid('bell-summary')).click();
     const item = bob.locator(tid('bell-item')).first();
     await item.waitFor({ timeout: T.step });
@@ -69,6 +72,7 @@ test('the bell counts a challenge and a correspondence move live; a click opens 
     await item.click();
     await bob.waitForURL(`${bob.base}/`, { timeout: T.step });
     await bellCount(bob, 0);
+    await bob.waitForFunction(() => document.title === 'PÜNCT', null, { timeout: T.step });
     const incoming = bob.locator(`${tid('lobby-challenges')} li[data-incoming]`);
     await incoming.waitFor({ timeout: T.step * 2 });
     await incoming.locator(tid('accept-challenge')).click();
@@ -81,12 +85,20 @@ test('the bell counts a challenge and a correspondence move live; a click opens 
     const state = await server.api.game(ga.id);
     await server.api.move(ga.id, ga.token, state.legal_moves[0]);
     await bellCount(bob, 1);
+    // The rules screen's own title, the count in front of it.
+    await bob.waitForFunction(() => /^\(1\) PÜNCT · \S/.test(document.title), null, { timeout: T.step });
     await bob.locator(tid('bell-summary')).click();
     const turn = bob.locator(`${tid('bell-item')}[data-kind="your_turn"]`);
     await turn.waitFor({ timeout: T.step });
     assert.match(await turn.innerText(), /Your move against Notes_Ann/);
     // The header at 390 px with the bell and "your turn" side by side.
     await bob.locator(tid('turns')).waitFor({ timeout: T.step * 2 });
+    // Nothing in it cut off: the short form there, the words its name.
+    const summary = bob.locator(tid('turns-summary'));
+    assert.equal((await summary.locator('.turns-short').innerText()).trim(), '1 to play');
+    const cut = await summary.evaluate((el) => el.scrollWidth - el.clientWidth);
+    assert.ok(cut <= 1, `"your turn" at 390 px is cut by ${cut} px`);
+    assert.equal(await summary.locator('.turns-count').textContent(), 'Your turn in 1 game', 'the words stay, for screen readers');
     await shot(bob, PREFIX, 'turn-390x844');
     await turn.click();
     await waitGamePage(bob);

@@ -5,7 +5,9 @@
 // the game is played to its end by clicks on the board; each end screen
 // shows the new ratings and their changes, and each profile's chart one
 // point; back "the next day", a correspondence game paired the same way
-// shows in the header as "Your turn in 1 game".
+// shows in the header as "Your turn in 1 game", and opened in a tab that
+// keeps no token (another instance, as another device) it holds the
+// account's seat and takes the move.
 //
 // Each person's pages are on an instance of their own (`server.at(i)`):
 // with PUNCT_TEST_INSTANCES=3 on PostgreSQL (scripts/test.sh's second
@@ -14,7 +16,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, playByClicks,
+  serverAndBrowser, newPage, watchPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, playByClicks, pageSeats,
 } from '../lib/browser.mjs';
 import { addDevice, signUpWithPasskey } from '../lib/passkeys.mjs';
 
@@ -186,15 +188,26 @@ test('a newcomer with a passkey is paired at 5+3, plays a rated game to its end 
     const c = await api.game(corr.id);
     assert.equal(c.clock.type, 'correspondence');
     const first = c.players.white.name === 'Ann' ? ann : ben;
-    const back = await first.context().newPage();
+    const firstToken = first === ann ? corr.first : corr.second;
+    // A new tab (on another instance when there are several) that keeps
+    // no seat token, as another device signed in to the account would.
+    const back = watchPage(await first.context().newPage(), 'next-day');
     const backBase = first === ann ? server.siteAt(2) : server.at(2);
     await back.goto(`${backBase}/rules`);
+    await back.evaluate(() => localStorage.removeItem('punct:games'));
     const turns = back.locator(tid('turns-summary'));
     await turns.filter({ hasText: 'Your turn in 1 game' }).waitFor({ timeout: T.step * 2 });
     await turns.click();
     await back.locator(`${tid('turns-list')} li[data-game="${corr.id}"] a`).click();
-    await back.waitForURL(new RegExp(`/game/${corr.id}$`));
+    // The game opens with the account's seat (asked for with the session),
+    // and the move is made there.
+    const reopened = await waitGamePage(back);
+    assert.equal(reopened.id, corr.id);
+    assert.equal(reopened.token, firstToken, 'the account\'s seat, its token unchanged');
+    assert.deepEqual(await pageSeats(back), ['white']);
     await shot(back, PREFIX, 'your-turn-next-day');
+    await playByClicks(back, api, corr.id, c.legal_moves.find((m) => m.startsWith('C@')), { side: 'white' });
+    assert.equal((await api.game(corr.id)).ply, 1);
     await back.close();
     for (const p of pages.splice(0)) await p.context().close();
   });

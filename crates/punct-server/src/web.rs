@@ -73,6 +73,7 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "turns.js": JS,
     "notes.js": JS,
     "bell.js": JS,
+    "tabcount.js": JS,
     "style.css": CSS,
     "favicon.svg": SVG,
     // The message catalogues, one per language (i18n.js).

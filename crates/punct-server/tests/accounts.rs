@@ -420,6 +420,53 @@ fn black_wins(server: &Server, id: &str, white: &str, black: &str) {
 }
 
 #[test]
+fn a_signed_in_players_seat_follows_the_account_to_another_device() {
+    let server = Server::start();
+    let mut alice = Browser::on(&server);
+    alice.sign_up("alice", PASSWORD);
+    let mut bob = Browser::on(&server);
+    bob.sign_up("bob", PASSWORD);
+    let (id, white, black) = rated_game(&mut alice, &mut bob);
+    let path = format!("/api/games/{id}/seat");
+    // Alice signs in on a second device, which keeps no token: the page
+    // asks for the account's seat (no body, the site's Origin).
+    let mut phone = Browser::on(&server);
+    let (status, body) = phone.post(
+        "/api/account/signin",
+        &json!({"name": "alice", "password": PASSWORD}),
+    );
+    assert_eq!(status, 200, "{body}");
+    let origin = server.base.clone();
+    let (status, _, seat) = phone.send("POST", &path, None, Some(&origin));
+    assert_eq!(status, 200, "{seat}");
+    assert_eq!(seat["token"], white.as_str(), "the seat's own token");
+    assert_eq!(seat["seats"], json!(["white"]));
+    assert_eq!(seat["link"], format!("/game/{id}#token={white}").as_str());
+    // Nothing was renewed: the first device plays on with the same token.
+    let state = server.state(&id);
+    server.play_ok(&id, &white, &legal_moves(&state)[0]);
+    let (status, seat) = bob.post(&path, &json!({}));
+    assert_eq!(status, 200, "{seat}");
+    assert_eq!(seat["token"], black.as_str());
+    assert_eq!(seat["seats"], json!(["black"]));
+
+    // Nobody else gets a seat: signed out, another account, another
+    // site's page with Alice's cookie, a game that does not exist.
+    let answer = Browser::on(&server).post(&path, &json!({}));
+    assert_error(&answer, 401, "not_signed_in");
+    let mut carol = Browser::on(&server);
+    carol.sign_up("carol", PASSWORD);
+    assert_error(&carol.post(&path, &json!({})), 403, "not_your_game");
+    let (status, _, body) = phone.send("POST", &path, None, Some("http://evil.example"));
+    assert_error(&(status, body), 403, "cross_origin");
+    assert_error(
+        &phone.post("/api/games/nosuchgame/seat", &json!({})),
+        404,
+        "unknown_game",
+    );
+}
+
+#[test]
 fn a_rated_game_changes_both_ratings_once() {
     let server = Server::start();
     let mut alice = Browser::on(&server);

@@ -1,6 +1,6 @@
 //! The HTTP routes: pages, games, records, the board.
 
-use super::accounts::{account_of, Viewer};
+use super::accounts::{account_of, Member, Viewer};
 use super::http::{json_text, parse_variant, Body, Params};
 use crate::app::{new_token, Shared};
 use crate::clock::TimeControl;
@@ -558,6 +558,29 @@ pub(crate) async fn post_token(
         Ok(())
     })
     .await?;
+    let seats: Vec<&str> = seats.iter().map(|s| s.name()).collect();
+    Ok(axum::Json(json!({
+        "link": seat_link(&id, &token),
+        "token": token,
+        "seats": seats,
+    }))
+    .into_response())
+}
+
+/// The signed-in account's seat in game `id` and its token, for a device
+/// of theirs that does not keep it: the page asks when it opens a game of
+/// the account's without a token (the account's games on any device).
+/// 403 `not_your_game` when the account holds no seat here.
+pub(crate) async fn post_seat(
+    State(app): Shared,
+    Path(id): Path<String>,
+    Member(who): Member,
+) -> Result<Response, ApiError> {
+    let slot = app.slot(&id).await?;
+    let held = slot.game.lock().await.account_seat(&who.user.id);
+    let (seats, token) = held.ok_or_else(|| {
+        ApiError::forbidden("not_your_game", "your account holds no seat in this game")
+    })?;
     let seats: Vec<&str> = seats.iter().map(|s| s.name()).collect();
     Ok(axum::Json(json!({
         "link": seat_link(&id, &token),

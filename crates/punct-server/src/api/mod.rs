@@ -261,6 +261,7 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::post("/api/games/{id}/abandon", Bucket(Move), games::post_abandon),
         Route::post("/api/games/{id}/claim", Bucket(Seat), games::post_claim),
         Route::post("/api/games/{id}/token", Bucket(Seat), games::post_token),
+        Route::post("/api/games/{id}/seat", Bucket(Seat), games::post_seat),
         Route::post("/api/games/{id}/invite", Bucket(Seat), games::post_invite),
         Route::post("/api/games/{id}/name", Bucket(Seat), games::post_name),
         Route::get("/api/games/{id}/live", Bucket(WebSocket), live::live),

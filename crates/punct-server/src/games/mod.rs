@@ -312,6 +312,22 @@ impl LiveGame {
         v
     }
 
+    /// The seats account `user` holds here and their token: a signed-in
+    /// player's seat on a device that does not keep the token. `None` when
+    /// no seat is theirs.
+    pub fn account_seat(&self, user: &str) -> Option<(Vec<Side>, String)> {
+        let theirs = |u: &Option<String>, t: &Option<String>| {
+            if u.as_deref() == Some(user) {
+                t.clone()
+            } else {
+                None
+            }
+        };
+        let token = theirs(&self.row.white_user, &self.row.white_token)
+            .or_else(|| theirs(&self.row.black_user, &self.row.black_token))?;
+        Some((self.seats(&token), token))
+    }
+
     /// The one side `token` acts for: its seat, or with both seats (hot
     /// seat) `prefer`.
     fn acting_side(&self, token: &str, prefer: Side) -> Result<Side, GameError> {
