@@ -275,6 +275,20 @@ export async function waitGamePage(page, timeout = T.step * 2) {
   return { id: parts.id, token: await storedToken(page, parts.id) };
 }
 
+/**
+ * Waits until the start screen's lobby has drawn its first list (the seeks
+ * or the empty state) and its form is on: the lobby socket's first message
+ * has come.
+ */
+export async function waitLobby(page) {
+  await page.locator(tid('lobby')).waitFor();
+  await page.waitForFunction(() => {
+    const list = document.querySelector('[data-testid="lobby-seeks"]');
+    const create = document.querySelector('[data-testid="seek-create"]');
+    return list && list.children.length > 0 && create && !create.disabled;
+  }, null, { timeout: T.step * 2 });
+}
+
 /** The seats the page says it holds (the game root's data-seats). */
 export async function pageSeats(page) {
   const seats = await page.locator(tid('game')).evaluate((el) => el.dataset.seats || '');

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage,
+  serverAndBrowser, waitLobby, newPage, shot, withArtifacts, tid, T, waitGamePage,
 } from '../lib/browser.mjs';
 import { axeViolations, serious, describeViolations } from '../lib/axe.mjs';
 
@@ -37,11 +37,7 @@ async function member(label, name, options = DESKTOP, instance = 0) {
 /** `page` on the start screen (with `query`), the lobby's first message drawn. */
 async function openLobby(page, query = '') {
   await page.goto(`${page.base}/${query}`);
-  await page.waitForFunction(() => {
-    const create = document.querySelector('[data-testid="seek-create"]');
-    const list = document.querySelector('[data-testid="lobby-seeks"]');
-    return create && !create.disabled && list && list.children.length > 0;
-  }, null, { timeout: T.step * 2 });
+  await waitLobby(page);
 }
 
 async function noSeriousAxe(page, what) {

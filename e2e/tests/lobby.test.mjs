@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, playByClicks,
+  serverAndBrowser, waitLobby, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, playByClicks,
 } from '../lib/browser.mjs';
 import { axeViolations, serious, describeViolations } from '../lib/axe.mjs';
 
@@ -29,13 +29,7 @@ async function lobbyPage(label, url, options = DESKTOP, query = '') {
 
 async function openLobby(page, url, query = '') {
   await page.goto(`${url}/${query}`);
-  await page.locator(tid('lobby')).waitFor();
-  // The first message has come: the seek list or its empty state is drawn and the buttons are on.
-  await page.waitForFunction(() => {
-    const list = document.querySelector('[data-testid="lobby-seeks"]');
-    const create = document.querySelector('[data-testid="seek-create"]');
-    return list && list.children.length > 0 && create && !create.disabled;
-  }, null, { timeout: T.step * 2 });
+  await waitLobby(page);
   await page.evaluate(() => { window.__sameDocument = true; });
 }
 

@@ -16,15 +16,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  serverAndBrowser, newPage, watchPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, playByClicks, pageSeats,
+  serverAndBrowser, waitLobby, newPage, watchPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, playByClicks, pageSeats,
 } from '../lib/browser.mjs';
 import { addDevice, signUpWithPasskey } from '../lib/passkeys.mjs';
+import { DESKTOP, PHONE } from '../lib/learn.mjs';
 
 const PREFIX = 'players';
 const env = serverAndBrowser();
 const pages = [];
-const DESKTOP = { viewport: { width: 1366, height: 768 } };
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const PASSWORD = 'quiet harbour lanterns 42';
 /** Plies the stronger side gets to win by itself before the weaker resigns (by clicks too). */
 const MAX_PLIES = 70;
@@ -51,12 +50,7 @@ async function signUpWithPassword(page, base, name) {
 /** Opens the start screen at `base` and waits for the lobby's first list. */
 async function openLobby(page, base) {
   await page.goto(`${base}/`);
-  await page.locator(tid('lobby')).waitFor();
-  await page.waitForFunction(() => {
-    const list = document.querySelector('[data-testid="lobby-seeks"]');
-    const create = document.querySelector('[data-testid="seek-create"]');
-    return list && list.children.length > 0 && create && !create.disabled;
-  }, null, { timeout: T.step * 2 });
+  await waitLobby(page);
 }
 
 /**

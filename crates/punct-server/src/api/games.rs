@@ -558,13 +558,18 @@ pub(crate) async fn post_token(
         Ok(())
     })
     .await?;
+    Ok(seat_answer(&id, &token, &seats))
+}
+
+/// The answer naming a token, the seats it holds and the seat's link.
+fn seat_answer(id: &str, token: &str, seats: &[Side]) -> Response {
     let seats: Vec<&str> = seats.iter().map(|s| s.name()).collect();
-    Ok(axum::Json(json!({
-        "link": seat_link(&id, &token),
+    axum::Json(json!({
+        "link": seat_link(id, token),
         "token": token,
         "seats": seats,
     }))
-    .into_response())
+    .into_response()
 }
 
 /// The signed-in account's seat in game `id` and its token, for a device
@@ -581,13 +586,7 @@ pub(crate) async fn post_seat(
     let (seats, token) = held.ok_or_else(|| {
         ApiError::forbidden("not_your_game", "your account holds no seat in this game")
     })?;
-    let seats: Vec<&str> = seats.iter().map(|s| s.name()).collect();
-    Ok(axum::Json(json!({
-        "link": seat_link(&id, &token),
-        "token": token,
-        "seats": seats,
-    }))
-    .into_response())
+    Ok(seat_answer(&id, &token, &seats))
 }
 
 /// Gives the waiting online seat a new invite code, for its creator (the
