@@ -2,7 +2,7 @@
 // each page showing them in its own language whoever said them. White (in
 // English) says "Good luck", Black's page (in German) shows "Viel Glück" and
 // answers "Gut gespielt", a spectator (in Japanese) sees both and has no
-// buttons; axe on the chat in German, a phone screenshot.
+// buttons; axe on the chat in the four languages, a phone screenshot.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverAndBrowser, newPage, shot, withArtifacts, tid, T } from '../lib/browser.mjs';
@@ -56,7 +56,14 @@ test('phrases said by one seat reach the other and a spectator, each in their ow
     await white.locator(tid('chat')).scrollIntoViewIfNeeded();
     await shot(white, PREFIX, 'chat-390x844');
     await shot(black, PREFIX, 'chat-de-1366x768');
-    const bad = serious(await axeViolations(black));
-    assert.equal(bad.length, 0, describeViolations(bad));
+    // Axe on the chat in every language: the seats in English and German,
+    // the spectator in Japanese, and a Slovak seat reopened.
+    const slovak = await openGame('white-sk', made.id, 'sk', made.seats.white, 1);
+    await slovak.locator(`${tid('chat-lines')} li[data-phrase="well_played"]`).waitFor({ timeout: T.move });
+    assert.deepEqual(await said(slovak), [['white', 'Veľa šťastia'], ['black', 'Dobre zahrané']]);
+    for (const page of [white, black, watcher, slovak]) {
+      const bad = serious(await axeViolations(page));
+      assert.equal(bad.length, 0, `${page.label}: ${describeViolations(bad)}`);
+    }
   });
 });

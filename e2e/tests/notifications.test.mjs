@@ -4,7 +4,7 @@
 // leads to the lobby's challenge and the count falls; Bob accepts, Ann
 // moves, and Bob's bell counts "your move", whose click opens the game.
 // The tab's title carries the unread count, "(1) PÜNCT · …".
-// Axe on the open list; a 390×844 screenshot of it.
+// Axe on the open list in the four languages; a 390×844 screenshot of it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -67,6 +67,21 @@ test('the bell counts a challenge and a correspondence move live; a click opens 
     await shot(bob, PREFIX, 'list-390x844');
     const found = serious(await axeViolations(bob));
     assert.equal(found.length, 0, `the open list: ${describeViolations(found)}`);
+    // The open list in the other languages: its words, and axe.
+    for (const lang of ['de', 'ja', 'sk']) {
+      await bob.goto(`${bob.base}/rules?lang=${lang}`);
+      await bellCount(bob, 1);
+      await bob.locator(tid('bell-summary')).click();
+      await item.waitFor({ timeout: T.step });
+      const said = await item.innerText();
+      assert.ok(said.includes('Notes_Ann') && !said.includes('challenges you'), `${lang}: ${said}`);
+      const bad = serious(await axeViolations(bob));
+      assert.equal(bad.length, 0, `the open list in ${lang}: ${describeViolations(bad)}`);
+    }
+    await bob.goto(`${bob.base}/rules?lang=en`);
+    await bellCount(bob, 1);
+    await bob.locator(tid('bell-summary')).click();
+    await item.waitFor({ timeout: T.step });
 
     // The click leads to the lobby, where the challenge waits; read now.
     await item.click();
