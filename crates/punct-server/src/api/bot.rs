@@ -260,6 +260,20 @@ pub(crate) async fn post_resign(
     ))
 }
 
+/// `POST /api/bot/game/{id}/abort`.
+pub(crate) async fn post_abort(
+    State(app): Shared,
+    Client(client): Client,
+    Bot(who): Bot,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let state = botapi::abort(&app, client, &who.user.id, &id).await?;
+    Ok(json_text(
+        StatusCode::OK,
+        json!({"ok": true, "state": state}).to_string(),
+    ))
+}
+
 // ------------------------------------------------------------ challenges
 
 /// `POST /api/bot/challenge/{id}/accept`: accepts a challenge offered to
@@ -281,20 +295,6 @@ pub(crate) async fn post_challenge_decline(
 ) -> Result<Response, ApiError> {
     botapi::decline(&app, &who.user, &id).await?;
     Ok(axum::Json(json!({ "declined": id })).into_response())
-}
-
-/// `POST /api/bot/game/{id}/abort`.
-pub(crate) async fn post_abort(
-    State(app): Shared,
-    Client(client): Client,
-    Bot(who): Bot,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    let state = botapi::abort(&app, client, &who.user.id, &id).await?;
-    Ok(json_text(
-        StatusCode::OK,
-        json!({"ok": true, "state": state}).to_string(),
-    ))
 }
 
 // ------------------------------------------------------------ seeks
