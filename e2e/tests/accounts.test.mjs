@@ -74,9 +74,9 @@ async function signUp(page, name, password = PASSWORD) {
   await waitSignedIn(page, name);
 }
 
-/** Signs in as `name` through the sign-in screen. */
-async function signIn(page, name, password = PASSWORD) {
-  await page.goto(`${env.server.url}/signin`);
+/** Signs in as `name` through the sign-in screen (of the instance at `base`). */
+async function signIn(page, name, password = PASSWORD, base = env.server.url) {
+  await page.goto(`${base}/signin`);
   const res = await submit(page, 'signin', name, password);
   assert.equal(res.status(), 200, `${page.label}: signing in ${name} answers 200`);
   await waitSignedIn(page, name);
@@ -203,10 +203,13 @@ test('the per-account limit on sign-in tries is said with when to try again', { 
 test('the account screen: sessions, sign out everywhere else, change the password', { timeout: 90000 }, async () => {
   await withArtifacts(PREFIX, () => pages, async () => {
     const { url } = env.server;
+    // The other browser on another instance when there are several: what
+    // one instance ends, every instance refuses.
+    const elsewhere = env.server.at(1);
     const here = await open('cy-here');
     const there = await open('cy-there', PHONE);
     await signUp(here, 'Cy');
-    await signIn(there, 'Cy');
+    await signIn(there, 'Cy', PASSWORD, elsewhere);
     await here.goto(`${url}/account`);
     await here.locator(`${tid('session-list')} li`).nth(1).waitFor();
     assert.equal(await here.locator(`${tid('session-list')} li`).count(), 2);
@@ -226,7 +229,7 @@ test('the account screen: sessions, sign out everywhere else, change the passwor
     await waitSignedIn(here, 'Cy');
 
     // Change the password: a wrong one first, then the right one; the other browser is signed out again.
-    await signIn(there, 'Cy');
+    await signIn(there, 'Cy', PASSWORD, elsewhere);
     await here.goto(`${url}/account`);
     await here.locator(tid('password-current')).waitFor();
     assert.equal(await here.locator(tid('password-current')).getAttribute('autocomplete'), 'current-password');
@@ -242,10 +245,10 @@ test('the account screen: sessions, sign out everywhere else, change the passwor
     await here.locator(`${tid('account-notice')}:text("${await en('account.password.changed', { count: 1 })}")`).waitFor();
     await there.reload();
     await waitSignedOut(there);
-    await signIn(there, 'Cy', NEW_PASSWORD);
+    await signIn(there, 'Cy', NEW_PASSWORD, elsewhere);
     await here.reload();
     await waitSignedIn(here, 'Cy');
-    await there.goto(`${url}/account`);
+    await there.goto(`${elsewhere}/account`);
     await there.locator(`${tid('session-list')} li`).first().waitFor();
     await shot(there, PREFIX, 'account-phone');
     assert.equal(await overflow(there), 0, 'the phone does not scroll sideways');
