@@ -41,8 +41,12 @@ if [ "$(cat "$venv/.requirements" 2> /dev/null)" != "$stamp" ]; then
 fi
 flock -u 9
 
-cargo build -p punct-cli --locked --quiet
-bin=${CARGO_TARGET_DIR:-$root/target}/debug/punct
+# PUNCT_BIN (scripts/test.sh's), or the workspace's debug build.
+bin=${PUNCT_BIN:-}
+if [ -z "$bin" ]; then
+    cargo build -p punct-cli --locked --quiet
+    bin=${CARGO_TARGET_DIR:-$root/target}/debug/punct
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/punct-fuzz.XXXXXX")
 server=""

@@ -33,7 +33,13 @@ PUNCT_TEST_DATABASE_URL=$(bash scripts/postgres.sh start "$pgdir")
 # Tests that need PostgreSQL fail rather than skip without it.
 export PUNCT_TEST_DATABASE_URL PUNCT_REQUIRE_POSTGRES=1
 phase "cargo test (SQLite)"
-cargo test --workspace --locked 2>&1 | tee "$log"
+# Built first: the server's tests and the browser tests run the `punct`
+# binary this build makes (for punct-cli's own tests), with the features of
+# the whole workspace's tests, rather than building another.
+cargo test --workspace --locked --no-run 2>&1 | tee "$log"
+export PUNCT_BIN="$PWD/target/debug/punct"
+[ -x "$PUNCT_BIN" ] || { echo "error: cargo test --workspace built no $PUNCT_BIN" >&2; exit 1; }
+cargo test --workspace --locked 2>&1 | tee -a "$log"
 # The same servers, their games in PostgreSQL.
 phase "cargo test of the servers on PostgreSQL"
 # (`--workspace` keeps the features of the first run: nothing is rebuilt.)
@@ -76,15 +82,14 @@ fi
 if [ ! -d e2e/node_modules ] || [ e2e/package-lock.json -nt e2e/node_modules ]; then
     npm ci --prefix e2e --no-audit --no-fund --loglevel=error
 fi
-cargo build -p punct-cli --locked
-PUNCT_BIN="$PWD/target/debug/punct" PUNCT_CHROMIUM="$chromium" npm test --prefix e2e 2>&1 | tee -a "$log"
+PUNCT_CHROMIUM="$chromium" npm test --prefix e2e 2>&1 | tee -a "$log"
 # The players' screens again across three instances on one PostgreSQL
 # database, each person's pages on an instance of their own (as behind a
 # sticky balancer): seeks, pairing, challenges, chat, notifications,
 # sessions and ratings must meet in the database. (The screens that do not
 # depend on the store run once: their server tests run on both backends.)
 phase "browser tests (three instances on PostgreSQL)"
-PUNCT_TEST_BACKEND=postgres PUNCT_TEST_INSTANCES=3 PUNCT_BIN="$PWD/target/debug/punct" PUNCT_CHROMIUM="$chromium" \
+PUNCT_TEST_BACKEND=postgres PUNCT_TEST_INSTANCES=3 PUNCT_CHROMIUM="$chromium" \
     npm run test:players --prefix e2e 2>&1 | tee -a "$log"
 
 # Sum cargo's per-target "test result" lines and node's totals into one line.

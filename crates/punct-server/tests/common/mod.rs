@@ -22,11 +22,19 @@ const IO_TIMEOUT: Duration = Duration::from_secs(60);
 
 // ------------------------------------------------------------ the binary
 
-/// The `punct` binary, built once per test process with the profile (and
+/// The `punct` binary: `$PUNCT_BIN` when set (scripts/test.sh sets the one
+/// its `cargo test --workspace` built, whose crates' features differ from a
+/// build of `punct-cli` alone: building that here would compile the server
+/// a second time), else built once per test process with the profile (and
 /// target directory) this test binary was built with.
 pub fn punct_bin() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
+        if let Some(given) = std::env::var_os("PUNCT_BIN") {
+            let bin = PathBuf::from(given);
+            assert!(bin.is_file(), "PUNCT_BIN={}: no such file", bin.display());
+            return bin;
+        }
         // This test runs from <target>/<profile>/deps/<name>-<hash>.
         let exe = std::env::current_exe().expect("the test binary's path");
         let profile_dir = exe
