@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { svg } from "./board.js";
 import { h } from "./dom.js";
 import { t, errorText } from "./i18n.js";
-import { listen, setUnread } from "./notes.js";
+import { countText, listen, setUnread } from "./notes.js";
 
 /** Where a notification leads: the game, or the lobby (start screen) for a challenge. */
 const hrefOf = (n) => (n.kind === "challenge" ? "/" : `/game/${encodeURIComponent(n.game)}`);
@@ -32,7 +32,7 @@ export function bell() {
 
   function show(n) {
     menu.dataset.count = String(n ?? 0);
-    count.textContent = n ? String(n > 99 ? "99+" : n) : "";
+    count.textContent = n ? countText(n) : "";
     count.hidden = !n;
     label.textContent = t("notes.label", { count: n ?? 0 });
     markAll.disabled = !n;

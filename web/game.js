@@ -75,8 +75,7 @@ class GameScreen {
       // device or browser): the account's seat, asked for with the session.
       try {
         const seat = await api.accountSeat(this.id);
-        gameMemory.add(this.id, seat.token);
-        gameMemory.save(this.id, { ...gameMemory.get(this.id), seats: seat.seats });
+        gameMemory.save(this.id, { ...gameMemory.get(this.id), token: seat.token, seats: seat.seats });
         this.token = seat.token;
         state = await api.game(this.id, null, this.token);
       } catch {

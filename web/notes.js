@@ -78,6 +78,9 @@ export function listen(fn) {
   return () => listeners.delete(fn);
 }
 
+/** An unread count as shown, on the bell and in the tab's title: "99+" above 99. */
+export const countText = (n) => (n > 99 ? "99+" : String(n));
+
 /** Sets the count after marking some read here (the socket says it too). */
 export function setUnread(n) {
   unread = n;

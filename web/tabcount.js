@@ -4,14 +4,14 @@
 // the count in front of whatever title is there, and again whenever a
 // screen changes it.
 
-import { listen } from "./notes.js";
+import { countText, listen } from "./notes.js";
 
 const PREFIX = /^\(\d+\+?\) /;
 let count = 0;
 
 function apply() {
   const bare = document.title.replace(PREFIX, "");
-  const want = count ? `(${count > 99 ? "99+" : count}) ${bare}` : bare;
+  const want = count ? `(${countText(count)}) ${bare}` : bare;
   if (document.title !== want) document.title = want;
 }
 
