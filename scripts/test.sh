@@ -26,6 +26,10 @@ report_timings() {
 phase "formatting and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# The page's WebAssembly exports exist only on wasm32 (its own target
+# directory, as the server's build script builds it).
+cargo clippy --package punct-wasm --target wasm32-unknown-unknown --locked \
+    --target-dir target/wasm -- -D warnings
 log=$(mktemp)
 pgdir=$(mktemp -u -d "${TMPDIR:-/tmp}/punct-pg.XXXXXX")
 trap 'report_timings; bash scripts/postgres.sh stop "$pgdir"; rm -f "$log"' EXIT

@@ -3,10 +3,11 @@
 //! drive. Engines are synchronous: `search` returns when a limit is reached
 //! or `stop` is set (from another thread, by whoever runs the search).
 
+use crate::time::Instant;
 use punct_core::{Move, Position, Side};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A game clock: time left and increment per move, for both sides.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

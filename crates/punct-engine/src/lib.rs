@@ -28,6 +28,7 @@ mod simple;
 pub mod solver;
 pub mod suite;
 pub mod tactics;
+pub mod time;
 mod uct;
 
 pub use ai::{evaluate_with, policy, Ai, Level, Policy, Weights};

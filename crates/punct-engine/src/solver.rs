@@ -29,10 +29,11 @@
 use crate::paths::{ChainMaps, Costs};
 use crate::puzzle;
 use crate::tactics::{first_win_among, target_cells};
+use crate::time::Instant;
 use punct_core::{footprint, Bitboard, Move, Position, Side, Status};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Proof and disproof numbers at or above this are infinite.
 const INF: u32 = u32::MAX / 4;

@@ -61,34 +61,7 @@ impl GameView {
     /// `"moves"` (`"G5-G9/4 G5-G5/3 …"`, or `"pass"`). About a third of the
     /// size, for live sockets that ask for it.
     pub fn to_text_compact(&self) -> String {
-        let mut groups: std::collections::BTreeMap<String, String> = Default::default();
-        let mut key = String::new();
-        for m in &self.legal {
-            use std::fmt::Write;
-            key.clear();
-            let text = match *m {
-                Move::Add {
-                    kind,
-                    punct,
-                    rotation,
-                } => {
-                    let _ = write!(key, "{kind}/{rotation}");
-                    punct.to_string()
-                }
-                other => {
-                    key.push_str("moves");
-                    other.to_string()
-                }
-            };
-            let group = match groups.get_mut(key.as_str()) {
-                Some(g) => {
-                    g.push(' ');
-                    g
-                }
-                None => groups.entry(key.clone()).or_default(),
-            };
-            group.push_str(&text);
-        }
+        let groups = punct_view::compact_legal(&self.legal);
         struct Compact<'a>(
             &'a Map<String, Value>,
             &'a std::collections::BTreeMap<String, String>,
@@ -130,82 +103,12 @@ impl Serialize for GameView {
     }
 }
 
-/// The fields of a state that describe the board of `pos` (the pieces, each
-/// with its cells, level, whether it bridges a gap and whether a legal move
-/// moves it; the stacks cell by cell, the reserves and the central counts),
-/// with the legal moves unless `over`.
+/// The fields of a state that describe the board of `pos` (punct-view's,
+/// which the page's WebAssembly build makes too), with the legal moves
+/// unless `over`.
 fn board_state(pos: &Position, over: bool) -> GameView {
-    let legal: Vec<Move> = if over { Vec::new() } else { pos.legal_moves() };
-    let movable: std::collections::HashSet<_> = legal
-        .iter()
-        .filter_map(|m| match m {
-            Move::Relocate { from, .. } => Some(*from),
-            _ => None,
-        })
-        .collect();
-    let pieces: Vec<Value> = pos
-        .pieces()
-        .iter()
-        .map(|p| {
-            json!({
-                "side": p.side.name(),
-                "kind": p.kind.to_string(),
-                "punct": p.placement.punct.to_string(),
-                "rotation": p.placement.rotation,
-                "level": p.placement.level,
-                "cells": p.cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                "bridge": pos.is_bridge(p),
-                "movable": movable.contains(&p.placement.punct)
-                    && pos.top_piece(p.placement.punct).is_some_and(|t| t == *p),
-            })
-        })
-        .collect();
-    let mut stacks = serde_json::Map::new();
-    for cell in punct_core::Cell::all() {
-        let dots = pos.stack(cell);
-        if !dots.is_empty() {
-            stacks.insert(
-                cell.to_string(),
-                Value::Array(
-                    dots.iter()
-                        .map(|d| {
-                            json!({
-                                "side": d.side.name(),
-                                "kind": d.kind.to_string(),
-                                "level": d.level,
-                                "punct": d.is_punct,
-                            })
-                        })
-                        .collect(),
-                ),
-            );
-        }
-    }
-    let reserve = |side: Side| {
-        let mut m = serde_json::Map::new();
-        for k in punct_core::Kind::ALL {
-            m.insert(k.to_string(), json!(pos.reserve(side, k)));
-        }
-        Value::Object(m)
-    };
-    let mut state = GameView {
-        fields: Map::new(),
-        legal,
-    };
-    state.extend(json!({
-        "variant": pos.variant().name(),
-        "position": pos.to_position_string(),
-        "to_move": if over { Value::Null } else { json!(pos.side_to_move().name()) },
-        "status": if over { "over" } else { "ongoing" },
-        "reserves": {"white": reserve(Side::White), "black": reserve(Side::Black)},
-        "central": {
-            "white": pos.central_count(Side::White),
-            "black": pos.central_count(Side::Black),
-        },
-        "pieces": pieces,
-        "stacks": stacks,
-    }));
-    state
+    let (fields, legal) = punct_view::board(pos, over);
+    GameView { fields, legal }
 }
 
 /// The state of a position outside any game (the rules page's diagrams,

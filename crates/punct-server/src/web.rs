@@ -4,7 +4,11 @@
 /// What the page may load and run: its own files only (no inline script
 /// or style, no frames), so injected markup can do nothing. Sent with
 /// every answer (security.rs).
-pub(crate) const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+/// `'wasm-unsafe-eval'` lets the page's worker compile its own
+/// WebAssembly (punct.wasm, served from here like the scripts); it allows
+/// no JavaScript `eval`.
+pub(crate) const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
+     script-src 'self' 'wasm-unsafe-eval'; \
      style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
      form-action 'self'; frame-ancestors 'none'";
 
@@ -74,6 +78,8 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "notes.js": JS,
     "bell.js": JS,
     "tabcount.js": JS,
+    "engine.js": JS,
+    "engine-worker.js": JS,
     "style.css": CSS,
     "favicon.svg": SVG,
     // The message catalogues, one per language (i18n.js).
@@ -83,8 +89,16 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "i18n/sk.json": JSON,
 };
 
+/// The rules, the AI and the analysis as WebAssembly (crates/punct-wasm,
+/// built by build.rs), which the page runs in a Web Worker (engine.js).
+/// Empty when built with `PUNCT_NO_WASM=1`: the page then asks the server.
+const WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/punct.wasm"));
+
 /// The file at `name` (below `/static/`) with its content type.
 pub fn file(name: &str) -> Option<(&'static str, &'static [u8])> {
+    if name == "punct.wasm" {
+        return (!WASM.is_empty()).then_some(("application/wasm", WASM));
+    }
     FILES
         .iter()
         .find(|(n, ..)| *n == name)

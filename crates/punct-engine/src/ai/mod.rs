@@ -23,6 +23,7 @@ mod weights_file;
 use crate::engine::{parse_spin, Budget, Engine, EngineOption, Info, Limits, SearchResult};
 use crate::solver::{self, Proof, SolveLimits};
 use crate::tactics::{safe_moves, winning_moves};
+use crate::time::Instant;
 pub use eval::{evaluate_with, Weights};
 use eval::{to_score, MATE_BAND, WIN};
 use order::one_ply;
@@ -32,7 +33,6 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use search::{is_lost, principal_variation, Search, Settings, Shape, SharedRoots, LIKELY};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 use table::Table;
 
 /// Most search threads the `Threads` option allows.

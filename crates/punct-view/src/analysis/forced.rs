@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// The most moves of the attacker the solver looks for a forced win in.
-pub(crate) const DEPTH: u32 = 3;
+pub const DEPTH: u32 = 3;
 
 /// Positions the solver may evaluate at most in one verdict (its table
 /// grows with them); the time share of the analysis is the usual limit.
@@ -18,7 +18,7 @@ const NODES: u64 = 1_000_000;
 
 /// A verdict and the position it was reached in (the opponent's threat is
 /// solved on the position with the turn passed).
-pub(crate) struct ForcedWin {
+pub struct ForcedWin {
     solution: Option<Solution>,
     side: Side,
     from: Position,
@@ -26,7 +26,7 @@ pub(crate) struct ForcedWin {
 
 impl ForcedWin {
     /// Solves `pos` for the side to move within `time`, or until `stop`.
-    pub(crate) fn own(pos: &Position, time: Duration, stop: &AtomicBool) -> ForcedWin {
+    pub fn own(pos: &Position, time: Duration, stop: &AtomicBool) -> ForcedWin {
         ForcedWin {
             solution: Some(solve_until(pos, DEPTH, &limits(time), stop)),
             side: pos.side_to_move(),
@@ -37,7 +37,7 @@ impl ForcedWin {
     /// What the opponent of the side to move threatens: `pos` solved as if
     /// the side to move passed. A position where passing the turn ends the
     /// game has no threat to tell of ("none").
-    pub(crate) fn threat(pos: &Position, time: Duration, stop: &AtomicBool) -> ForcedWin {
+    pub fn threat(pos: &Position, time: Duration, stop: &AtomicBool) -> ForcedWin {
         let side = pos.side_to_move().opponent();
         match null_move(pos) {
             Some(null) => ForcedWin {
@@ -54,7 +54,7 @@ impl ForcedWin {
     }
 
     /// Not looked for: the analysis was stopped first.
-    pub(crate) fn skipped(pos: &Position, side: Side) -> ForcedWin {
+    pub fn skipped(pos: &Position, side: Side) -> ForcedWin {
         ForcedWin {
             solution: Some(Solution {
                 proof: Proof::Unknown,
@@ -70,7 +70,7 @@ impl ForcedWin {
 
     /// `{"verdict": "win"|"none"|"unknown", "side", "moves", "by", "line",
     /// "depth", "nodes", "time_ms"}` (docs/API.md, "Analysis").
-    pub(crate) fn to_json(&self) -> Value {
+    pub fn to_json(&self) -> Value {
         let Some(s) = &self.solution else {
             return json!({
                 "verdict": "none", "side": self.side.name(), "moves": null, "by": null,
