@@ -215,11 +215,21 @@ export function expandLegal(state) {
   return { ...rest, legal_moves: legal };
 }
 
+/** The fields of a state the page's own rules make (punct-view's board). */
+const BOARD_FIELDS = ["variant", "position", "to_move", "status", "reserves", "central", "pieces", "stacks"];
+
 /**
  * The game's live WebSocket: every state the server pushes goes to
  * `onState`; requests sent here are answered by `ack` or `error`. It
  * reconnects by itself with a growing delay and the server sends the
  * current state on every (re)connection, so nothing is missed.
+ *
+ * With `ask` (engine.js's, the page's own rules) it follows moves: after
+ * the first state the server sends each change as an `update` of a few
+ * hundred bytes (the move, the version, what else changed) and this
+ * makes the next state from it, the board with its own rules. An update
+ * that does not follow the state held (a version missed) asks the
+ * server for the whole state (`sync`).
  */
 export class LiveSocket {
   /**
@@ -227,11 +237,18 @@ export class LiveSocket {
    * onPresence(msg): who is connected and how many watch; onTime(now): the
    * server's clock (for counting clocks down).
    */
-  constructor(id, { onState, onConnection, spectator = false, token = null, onPresence = () => {}, onTime = () => {} }) {
+  constructor(id, { onState, onConnection, spectator = false, token = null, onPresence = () => {}, onTime = () => {}, ask = null }) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     // A spectator needs no legal moves; a player reads them grouped (a
     // third of the size) and gets them back as the usual list.
-    this.url = `${scheme}://${location.host}${game(id)}/live?legal_moves=${spectator ? "false" : "compact"}`;
+    this.url = `${scheme}://${location.host}${game(id)}/live?legal_moves=${spectator ? "false" : "compact"}${ask ? "&updates=moves" : ""}`;
+    this.ask = ask;
+    this.spectator = spectator;
+    // The last state given to onState, which the next update follows.
+    this.state = null;
+    // Messages are handled one after another: an update waits for the
+    // rules' answer before the next message is read.
+    this.queue = Promise.resolve();
     this.onState = onState;
     this.onConnection = onConnection;
     this.token = token;
@@ -257,7 +274,9 @@ export class LiveSocket {
       if (this.token) ws.send(JSON.stringify({ type: "hello", token: this.token }));
       this.onConnection(true);
     };
-    ws.onmessage = (ev) => this.receive(ev.data);
+    ws.onmessage = (ev) => {
+      this.queue = this.queue.then(() => this.receive(ev.data, ws)).catch(() => {});
+    };
     ws.onerror = () => {}; // a close event always follows
     ws.onclose = () => {
       if (this.ws !== ws) return;
@@ -269,7 +288,7 @@ export class LiveSocket {
     };
   }
 
-  receive(text) {
+  async receive(text, ws) {
     let msg;
     try {
       msg = JSON.parse(text);
@@ -277,7 +296,19 @@ export class LiveSocket {
       return;
     }
     if (msg.type === "state") {
-      this.onState(expandLegal(msg.game));
+      this.state = expandLegal(msg.game);
+      this.onState(this.state);
+      return;
+    }
+    if (msg.type === "update") {
+      const next = await this.follow(msg);
+      if (ws !== this.ws) return;
+      if (next) {
+        this.state = next;
+        this.onState(next);
+      } else if (ws.readyState === WebSocket.OPEN) {
+        ws.send(JSON.stringify({ type: "sync" }));
+      }
       return;
     }
     if (msg.type === "presence") {
@@ -294,6 +325,35 @@ export class LiveSocket {
     clearTimeout(waiting.timer);
     if (msg.type === "error") waiting.reject(ApiError.from(msg.error));
     else waiting.resolve(msg);
+  }
+
+  /**
+   * The state after `update` (docs/API.md, "Live updates"), the board made
+   * by the page's rules; null when it does not follow the state held or
+   * the rules cannot make it (the caller then asks for the whole state).
+   */
+  async follow(update) {
+    const before = this.state;
+    if (!before || !this.ask || update.previous !== before.version) return null;
+    const next = { ...before, ...update.changes, version: update.version, ply: update.ply };
+    let board = null;
+    if (update.move) {
+      if (update.ply !== before.ply + 1) return null;
+      next.moves = [...before.moves, update.move];
+      board = await this.ask({ op: "play", position: before.position, move: update.move });
+    } else if (update.ply !== before.ply) {
+      if (update.ply > before.ply) return null;
+      next.moves = before.moves.slice(0, update.ply);
+      board = await this.ask({ op: "view", position: before.start, moves: next.moves });
+    }
+    if (board) {
+      if (board.error) return null;
+      for (const field of BOARD_FIELDS) next[field] = board[field];
+      next.last_move = next.moves.length ? next.moves[next.moves.length - 1] : null;
+      if (this.spectator) delete next.legal_moves;
+      else return expandLegal({ ...next, legal_compact: board.legal_compact });
+    }
+    return next;
   }
 
   /** Sends `msg` (with a fresh id); resolves on `ack`, rejects with the error. */

@@ -7,6 +7,7 @@
 // chooser (chooser.js), fed the live state's legal moves.
 
 import { api, LiveSocket } from "./api.js";
+import * as engine from "./engine.js";
 import { gameMemory, nameProblem, playerName, tSide } from "./dom.js";
 import { t, errorText } from "./i18n.js";
 import { Geometry } from "./board.js";
@@ -94,7 +95,12 @@ class GameScreen {
     }
     this.say(note);
     this.applyLive(state);
+    // The page's own rules (WebAssembly in a worker): with them the live
+    // socket sends moves, not whole states.
+    const rules = await engine.available();
+    if (this.destroyed) return;
     this.socket = new LiveSocket(this.id, {
+      ask: rules ? engine.ask : null,
       // A spectator needs no legal moves: its states are a fraction of the size.
       spectator: !this.you.length,
       token: this.you.length ? this.token : null,

@@ -40,16 +40,48 @@ pub(crate) struct Texts {
     full: std::sync::OnceLock<Arc<str>>,
     light: std::sync::OnceLock<Arc<str>>,
     compact: std::sync::OnceLock<Arc<str>>,
+    /// The change from the state published before, as an `update`
+    /// message (delta.rs), for sockets that follow moves; `None`: only
+    /// the whole state says it.
+    update: Option<(u64, Arc<str>)>,
+    /// Which of its slot's published states this is (0: made outside
+    /// `publish`, for one reader).
+    serial: u64,
 }
 
 impl Published {
     pub(crate) fn of(game: &LiveGame) -> Published {
+        Published::after(game, None, 0)
+    }
+
+    /// The state of `game`, the `serial`th its slot publishes, with its
+    /// update from `before` (the state published before it) where a
+    /// watcher can follow it.
+    fn after(game: &LiveGame, before: Option<&Published>, serial: u64) -> Published {
+        let view = game.view();
+        let update = before.and_then(|b| {
+            let text = crate::delta::update(b.fields(), view.fields())?;
+            Some((b.0.serial, Arc::from(text)))
+        });
         Published(Arc::new(Texts {
-            view: game.view(),
+            view,
             full: Default::default(),
             light: Default::default(),
             compact: Default::default(),
+            update,
+            serial,
         }))
+    }
+
+    /// Which of its slot's published states this is (0: none).
+    pub(crate) fn serial(&self) -> u64 {
+        self.0.serial
+    }
+
+    /// The `update` message from the state published before, and that
+    /// state's serial: a watcher that holds that one can follow it.
+    pub(crate) fn update(&self) -> Option<(u64, Arc<str>)> {
+        self.0.update.clone()
     }
 
     /// The state's fields but the legal moves.
@@ -82,6 +114,8 @@ pub(crate) struct Slot {
     pub(crate) game: Mutex<LiveGame>,
     /// The game's state as JSON after every change.
     pub(crate) updates: broadcast::Sender<Published>,
+    /// The state published last, which the next one's update is made from.
+    pub(crate) last: std::sync::Mutex<Option<Published>>,
     /// Stops the AI's current search when the game changes under it.
     pub(crate) ai_stop: std::sync::Mutex<Arc<AtomicBool>>,
     /// Live sockets open on this game.
@@ -255,6 +289,7 @@ impl Slot {
         Arc::new_cyclic(|me| Slot {
             game: Mutex::new(game),
             updates: broadcast::channel(64).0,
+            last: Default::default(),
             ai_stop: std::sync::Mutex::new(Arc::new(AtomicBool::new(false))),
             watchers: AtomicUsize::new(0),
             touched: AtomicI64::new(now_ms()),
@@ -292,7 +327,13 @@ impl Slot {
 
     /// The state as JSON, sent to every watcher.
     pub(crate) fn publish(&self, game: &LiveGame) -> Arc<str> {
-        let published = Published::of(game);
+        let published = {
+            let mut last = self.last.lock().expect("last state lock");
+            let serial = last.as_ref().map_or(1, |l| l.serial() + 1);
+            let published = Published::after(game, last.as_ref(), serial);
+            *last = Some(published.clone());
+            published
+        };
         let state = published.full();
         let _ = self.updates.send(published);
         self.arm_clock(game);

@@ -25,6 +25,7 @@ mod clock;
 mod conn;
 mod create;
 pub mod date;
+mod delta;
 mod error;
 mod games;
 mod health;

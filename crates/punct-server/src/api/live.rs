@@ -42,6 +42,21 @@ pub(crate) struct LiveQuery {
     /// `compact`: legal moves grouped in `legal_compact`.
     #[serde(default)]
     legal_moves: Option<LegalMoves>,
+    /// `moves`: after the first state, each change as an `update` (the
+    /// move, the version, what else changed; delta.rs) where the socket
+    /// can follow it, a whole state where not. `states` (the default):
+    /// every change as a whole state.
+    #[serde(default)]
+    updates: Option<Updates>,
+}
+
+/// What a socket hears of each change.
+#[derive(Deserialize, Clone, Copy, Default, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Updates {
+    #[default]
+    States,
+    Moves,
 }
 
 /// How a socket's states carry the legal moves.
@@ -95,6 +110,7 @@ pub(crate) async fn live(
         slot,
         client,
         legal_moves: query.legal_moves.unwrap_or_default(),
+        follow_moves: query.updates == Some(Updates::Moves),
         _counted: counted,
         _watching: watching,
     };
@@ -113,6 +129,8 @@ struct Session {
     slot: Arc<Slot>,
     client: ClientKey,
     legal_moves: LegalMoves,
+    /// `updates=moves`: changes as updates where the socket can follow.
+    follow_moves: bool,
     _counted: Held,
     _watching: Watching,
 }
@@ -160,9 +178,40 @@ impl Session {
             .await
     }
 
-    async fn current(&self) -> Arc<str> {
+    /// The game's state now: the one published last where it still is
+    /// (so the next update follows from it), else made afresh.
+    async fn current(&self) -> Published {
         let game = self.slot.game.lock().await;
-        self.state_of(&Published::of(&game))
+        let now = Published::of(&game);
+        let last = self.slot.last.lock().expect("last state lock").clone();
+        match last {
+            Some(last) if last.fields() == now.fields() => last,
+            _ => now,
+        }
+    }
+
+    /// Sends a published state: as its update where this socket follows
+    /// moves and holds the state it was made from (`sent`, the serial of
+    /// the last state sent), else whole.
+    async fn send_published(
+        &self,
+        socket: &mut WebSocket,
+        published: &Published,
+        sent: &mut u64,
+    ) -> Result<(), End> {
+        if self.follow_moves && published.serial() != 0 && published.serial() <= *sent {
+            // Already sent (it was on its way when the socket read the
+            // state), or older than what was.
+            return Ok(());
+        }
+        let follows = published
+            .update()
+            .filter(|(before, _)| self.follow_moves && *sent != 0 && *before == *sent);
+        *sent = published.serial();
+        match follows {
+            Some((_, update)) => self.send(socket, update.to_string()).await,
+            None => self.send_state(socket, &self.state_of(published)).await,
+        }
     }
 
     async fn serve(&self, socket: &mut WebSocket) -> End {
@@ -185,7 +234,11 @@ impl Session {
         {
             return end;
         }
-        if let Err(end) = self.send_state(socket, &self.current().await).await {
+        let mut sent = 0;
+        if let Err(end) = self
+            .send_published(socket, &self.current().await, &mut sent)
+            .await
+        {
             return end;
         }
         // The server's time (for the clocks), and who is here.
@@ -203,11 +256,12 @@ impl Session {
             let step = tokio::select! {
                 _ = stopping.changed() => Err(End::Close(close_code::AWAY, "the server is stopping")),
                 update = updates.recv() => match update {
-                    Ok(published) => self.send_state(socket, &self.state_of(&published)).await,
+                    Ok(published) => self.send_published(socket, &published, &mut sent).await,
                     // A slow watcher missed states: send the current one.
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         let now = self.current().await;
-                        self.send_state(socket, &now).await
+                        sent = 0;
+                        self.send_published(socket, &now, &mut sent).await
                     }
                     Err(broadcast::error::RecvError::Closed) => Err(End::Gone),
                 },
@@ -234,6 +288,18 @@ impl Session {
                     match incoming {
                         Some(Ok(Message::Text(text))) if text.len() > WS_MESSAGE_LIMIT => {
                             Err(End::Close(close_code::SIZE, "message over 16 KiB"))
+                        }
+                        Some(Ok(Message::Text(text))) if is_sync(text.as_str()) => {
+                            // The page found an update it cannot follow:
+                            // the whole state, a read like any other.
+                            match self.app.rates.check(Kind::Read, self.client) {
+                                Ok(()) => {
+                                    sent = 0;
+                                    let now = self.current().await;
+                                    self.send_published(socket, &now, &mut sent).await
+                                }
+                                Err(e) => self.send(socket, error_message(Value::Null, &e).to_string()).await,
+                            }
                         }
                         Some(Ok(Message::Text(text))) => {
                             let reply = self.request(text.as_str(), &mut member).await;
@@ -310,6 +376,12 @@ impl Session {
         }
         live_request(&self.app, self.client, &self.id, text).await
     }
+}
+
+/// Whether a client's message is `{"type": "sync"}`: send the whole state.
+fn is_sync(text: &str) -> bool {
+    serde_json::from_str::<Value>(text)
+        .is_ok_and(|v| v["type"] == "sync" && v.as_object().is_some_and(|o| o.len() == 1))
 }
 
 /// A client's message on the live socket.
