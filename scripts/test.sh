@@ -49,7 +49,8 @@ phase "cargo test of the servers on PostgreSQL"
 # (`--workspace` keeps the features of the first run: nothing is rebuilt.)
 PUNCT_TEST_BACKEND=postgres cargo test --workspace --locked \
     --test api --test durability --test seats --test clocks --test presence --test metrics \
-    --test accounts --test passkeys --test bots --test manners --test chat --test notifications 2>&1 | tee -a "$log"
+    --test accounts --test passkeys --test bots --test manners --test chat --test notifications \
+    --test updates 2>&1 | tee -a "$log"
 # The deployment as shipped (deploy/: nginx and Caddy over HTTPS in front of
 # two instances on PostgreSQL), scripts/deploy-test.sh.
 phase "deployment test"

@@ -237,15 +237,16 @@ export class LiveSocket {
    * onPresence(msg): who is connected and how many watch; onTime(now): the
    * server's clock (for counting clocks down).
    */
-  constructor(id, { onState, onConnection, spectator = false, token = null, onPresence = () => {}, onTime = () => {}, ask = null }) {
+  constructor(id, { onState, onConnection, spectator = false, token = null, onPresence = () => {}, onTime = () => {}, ask = null, state = null }) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     // A spectator needs no legal moves; a player reads them grouped (a
     // third of the size) and gets them back as the usual list.
     this.url = `${scheme}://${location.host}${game(id)}/live?legal_moves=${spectator ? "false" : "compact"}${ask ? "&updates=moves" : ""}`;
     this.ask = ask;
     this.spectator = spectator;
-    // The last state given to onState, which the next update follows.
-    this.state = null;
+    // The last state given to onState (at first the one the page read
+    // over HTTP), which the next update follows.
+    this.state = ask ? state : null;
     // Messages are handled one after another: an update waits for the
     // rules' answer before the next message is read.
     this.queue = Promise.resolve();
@@ -267,7 +268,9 @@ export class LiveSocket {
 
   connect() {
     if (this.closed) return;
-    const ws = new WebSocket(this.url);
+    // Following moves, the socket says which version the page holds: if
+    // it is the game's, no whole state need come.
+    const ws = new WebSocket(this.state ? `${this.url}&version=${this.state.version}` : this.url);
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;
@@ -415,7 +418,9 @@ export class LobbySocket {
 
   connect() {
     if (this.closed) return;
-    const ws = new WebSocket(this.url);
+    // Following moves, the socket says which version the page holds: if
+    // it is the game's, no whole state need come.
+    const ws = new WebSocket(this.state ? `${this.url}&version=${this.state.version}` : this.url);
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;

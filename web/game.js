@@ -101,6 +101,7 @@ class GameScreen {
     if (this.destroyed) return;
     this.socket = new LiveSocket(this.id, {
       ask: rules ? engine.ask : null,
+      state: this.live,
       // A spectator needs no legal moves: its states are a fraction of the size.
       spectator: !this.you.length,
       token: this.you.length ? this.token : null,

@@ -1,5 +1,6 @@
-// A live game's page follows moves, not states: after the first state
-// every change reaches it as an `update` of a few hundred bytes, and the
+// A live game's page follows moves, not states: it reads the state once
+// over HTTP, its socket says which version it holds, and every change
+// reaches it as an `update` of a few hundred bytes, and the
 // page makes the next state itself with its own rules (punct.wasm in its
 // worker) — the board it draws and the moves it lets its player click are
 // the server's. An update that does not follow (one lost on the way) makes
@@ -72,12 +73,17 @@ test('a live game reaches the page as moves, and the page keeps in step', { time
     }
     const [first] = route.connections;
     const frames = gameFrames(first);
-    assert.equal(frames[0].type, 'state', 'the first message is the whole state');
+    // The page read the state over HTTP and said its version: no whole
+    // state comes, only an update saying it is in step.
+    const inStep = JSON.parse(frames[0].text);
+    assert.equal(inStep.type, 'update', `the first message: ${frames[0].text.slice(0, 200)}`);
+    assert.equal(inStep.previous, inStep.version);
+    assert.equal(inStep.move, undefined);
     const later = frames.slice(1);
     assert.ok(later.length >= 6, `an update per move: ${later.map((f) => f.type)}`);
     assert.deepEqual([...new Set(later.map((f) => f.type))], ['update'], 'after the first, only updates');
     const sizes = later.filter((f) => JSON.parse(f.text).move).map((f) => f.text.length);
-    console.log(`update sizes (bytes): ${sizes.join(' ')}; the first state: ${frames[0].text.length}`);
+    console.log(`update sizes (bytes): ${sizes.join(' ')}; the first message: ${frames[0].text.length}`);
     assert.ok(Math.max(...sizes) <= 300, `a move's update is at most 300 bytes: ${sizes}`);
 
     // An update lost on the way: the next one does not follow, and the

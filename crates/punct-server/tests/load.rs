@@ -492,6 +492,14 @@ fn idle_live_sockets_memory() {
             "?legal_moves=compact",
         ),
         ("player, full states", ""),
+        (
+            "page following moves, spectator (holds the version)",
+            "?legal_moves=false&updates=moves&version=",
+        ),
+        (
+            "page following moves, player (holds the version)",
+            "?legal_moves=compact&updates=moves&version=",
+        ),
     ] {
         let dir = common::TempDir::new("sockets");
         let server = Server::builder()
@@ -506,7 +514,11 @@ fn idle_live_sockets_memory() {
             let mv = rng.pick(&moves_of(&state)).clone();
             state = server.play_ok(&g.id, g.white(), &mv);
         }
-        let path = format!("/api/games/{}/live{query}", g.id);
+        let mut path = format!("/api/games/{}/live{query}", g.id);
+        if path.ends_with("version=") {
+            // What the page says: the version it read over HTTP.
+            path.push_str(&state["version"].to_string());
+        }
         let state_len = Ws::connect(&server.addr, &path)
             .expect("a socket")
             .try_recv_text()
@@ -514,7 +526,7 @@ fn idle_live_sockets_memory() {
             .len();
         std::thread::sleep(Duration::from_millis(500));
         let before = resident(server.pid());
-        let sockets: Vec<Ws> = (0..N)
+        let mut sockets: Vec<Ws> = (0..N)
             .map(|i| {
                 let mut ws =
                     Ws::connect(&server.addr, &path).unwrap_or_else(|e| panic!("socket {i}: {e}"));
@@ -524,10 +536,18 @@ fn idle_live_sockets_memory() {
             .collect();
         std::thread::sleep(Duration::from_secs(1));
         let after = resident(server.pid());
+        // One more move: what it costs to tell every socket.
+        let mv = rng.pick(&moves_of(&state)).clone();
+        server.play_ok(&g.id, g.white(), &mv);
+        let sent: usize = sockets
+            .iter_mut()
+            .map(|ws| ws.try_recv_text().expect("the move's message").len())
+            .sum();
         eprintln!(
-            "{label}: {N} idle sockets, state message {state_len} bytes: server memory +{} KB, {:.1} KB per socket",
+            "{label}: {N} idle sockets, state message {state_len} bytes: server memory +{} KB, {:.1} KB per socket; one move sent {:.2} MB to them",
             (after - before) / 1024,
-            (after - before) as f64 / 1024.0 / N as f64
+            (after - before) as f64 / 1024.0 / N as f64,
+            sent as f64 / 1e6
         );
         drop(sockets);
     }

@@ -147,3 +147,36 @@ fn updates_is_a_known_word() {
     let refused = Ws::connect(&addr, &format!("/api/games/{}/live?updates=diffs", g.id));
     assert_eq!(refused.err().as_deref(), Some("HTTP 400"));
 }
+
+#[test]
+fn a_socket_that_holds_the_games_version_gets_no_whole_state() {
+    let server = Server::start();
+    let g = server.create(json!({"mode": "hotseat"}));
+    server.play_ok(&g.id, g.white(), "E@C5/2");
+    let version = server.state(&g.id)["version"].as_i64().unwrap();
+
+    let mut held = open(&server, &g.id, &format!("{MOVES}&version={version}"));
+    let (text, first) = next(&mut held);
+    assert_eq!(first["type"], "update", "{text}");
+    assert_eq!(
+        (first["version"].as_i64(), first["previous"].as_i64()),
+        (Some(version), Some(version))
+    );
+    assert_eq!(first["ply"], 1);
+    assert!(first.get("move").is_none());
+    assert!(text.len() < 200, "{text}");
+    // The next move follows from it.
+    server.play_ok(&g.id, g.white(), "T@O12/0");
+    let (_, u) = next(&mut held);
+    assert_eq!(
+        (u["type"].as_str(), u["move"].as_str()),
+        (Some("update"), Some("T@O12/0"))
+    );
+
+    // An older version: the whole state.
+    let mut behind = open(&server, &g.id, &format!("{MOVES}&version={}", version - 1));
+    assert_eq!(next(&mut behind).1["type"], "state");
+    // Without updates=moves the version changes nothing.
+    let mut states = open(&server, &g.id, &format!("?version={}", version + 1));
+    assert_eq!(next(&mut states).1["type"], "state");
+}

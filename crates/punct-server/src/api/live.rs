@@ -27,9 +27,10 @@ const WS_MESSAGE_LIMIT: usize = 16 * 1024;
 /// What the WebSocket library itself reads at most; messages between this
 /// and [`WS_MESSAGE_LIMIT`] are refused with a close frame by the session.
 const WS_READ_LIMIT: usize = 64 * 1024;
-/// An idle socket needs little: a small read buffer, and writes go
-/// straight out instead of gathering in a buffer of their own.
-const WS_READ_BUFFER: usize = 4 * 1024;
+/// An idle socket needs little: a small read buffer (a client's messages
+/// are a few dozen bytes; a longer one grows it while it is read), and
+/// writes go straight out instead of gathering in a buffer of their own.
+const WS_READ_BUFFER: usize = 512;
 /// The server pings each socket this often, and drops one it has not
 /// heard from (pongs included) for three times as long: a peer that
 /// vanished without closing.
@@ -48,6 +49,12 @@ pub(crate) struct LiveQuery {
     /// every change as a whole state.
     #[serde(default)]
     updates: Option<Updates>,
+    /// With `updates=moves`: the version of the state the client holds
+    /// (read over HTTP just before, or its last before a reconnection).
+    /// When it is the game's version the socket begins with a short
+    /// update saying so instead of the whole state.
+    #[serde(default)]
+    version: Option<i64>,
 }
 
 /// What a socket hears of each change.
@@ -111,6 +118,7 @@ pub(crate) async fn live(
         client,
         legal_moves: query.legal_moves.unwrap_or_default(),
         follow_moves: query.updates == Some(Updates::Moves),
+        held: query.version,
         _counted: counted,
         _watching: watching,
     };
@@ -131,6 +139,8 @@ struct Session {
     legal_moves: LegalMoves,
     /// `updates=moves`: changes as updates where the socket can follow.
     follow_moves: bool,
+    /// The version the client says it holds (`?version=`).
+    held: Option<i64>,
     _counted: Held,
     _watching: Watching,
 }
@@ -190,6 +200,36 @@ impl Session {
         }
     }
 
+    /// The socket's first word on the game: the whole state, or, for a
+    /// client that follows moves and already holds the game's version,
+    /// an update with no move saying so (with what may change without a
+    /// new version: the AI thinking, a notice) — so an idle socket never
+    /// held a whole state's bytes.
+    async fn send_first(&self, socket: &mut WebSocket, sent: &mut u64) -> Result<(), End> {
+        let now = self.current().await;
+        let fields = now.fields();
+        let version = fields.get("version").and_then(Value::as_i64);
+        let ongoing = fields.get("status").and_then(Value::as_str) == Some("ongoing");
+        if !(self.follow_moves && ongoing && version.is_some() && version == self.held) {
+            return self.send_published(socket, &now, sent).await;
+        }
+        let mut changes = serde_json::Map::new();
+        for key in ["ai_thinking", "notice", "notice_code", "notice_params"] {
+            if let Some(value) = fields.get(key) {
+                changes.insert(key.to_string(), value.clone());
+            }
+        }
+        let in_step = json!({
+            "type": "update",
+            "version": version,
+            "previous": version,
+            "ply": fields.get("ply"),
+            "changes": changes,
+        });
+        *sent = now.serial();
+        self.send(socket, in_step.to_string()).await
+    }
+
     /// Sends a published state: as its update where this socket follows
     /// moves and holds the state it was made from (`sent`, the serial of
     /// the last state sent), else whole.
@@ -214,6 +254,9 @@ impl Session {
         }
     }
 
+    /// (Every send and request below is boxed: an idle socket's future
+    /// then holds only what it waits on, under 1 KB, not the largest of
+    /// the futures it may await, which made it 18 KB.)
     async fn serve(&self, socket: &mut WebSocket) -> End {
         // Subscribe before reading the state so no change falls in between.
         let mut updates = self.slot.updates.subscribe();
@@ -228,25 +271,21 @@ impl Session {
         let first_frame_due = tokio::time::sleep(self.app.config.ws_first_frame_timeout);
         let mut first_frame_due = std::pin::pin!(first_frame_due);
         let mut spoke = false;
-        if let Err(end) = self
-            .send_message(socket, Message::Ping(Default::default()))
-            .await
+        if let Err(end) =
+            Box::pin(self.send_message(socket, Message::Ping(Default::default()))).await
         {
             return end;
         }
         let mut sent = 0;
-        if let Err(end) = self
-            .send_published(socket, &self.current().await, &mut sent)
-            .await
-        {
+        if let Err(end) = Box::pin(self.send_first(socket, &mut sent)).await {
             return end;
         }
         // The server's time (for the clocks), and who is here.
-        if let Err(end) = self.send(socket, time_message()).await {
+        if let Err(end) = Box::pin(self.send(socket, time_message())).await {
             return end;
         }
         presence.mark_unchanged();
-        if let Err(end) = self.send_presence(socket).await {
+        if let Err(end) = Box::pin(self.send_presence(socket)).await {
             return end;
         }
         let mut pings =
@@ -256,17 +295,17 @@ impl Session {
             let step = tokio::select! {
                 _ = stopping.changed() => Err(End::Close(close_code::AWAY, "the server is stopping")),
                 update = updates.recv() => match update {
-                    Ok(published) => self.send_published(socket, &published, &mut sent).await,
+                    Ok(published) => Box::pin(self.send_published(socket, &published, &mut sent)).await,
                     // A slow watcher missed states: send the current one.
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        let now = self.current().await;
+                        let now = Box::pin(self.current()).await;
                         sent = 0;
-                        self.send_published(socket, &now, &mut sent).await
+                        Box::pin(self.send_published(socket, &now, &mut sent)).await
                     }
                     Err(broadcast::error::RecvError::Closed) => Err(End::Gone),
                 },
                 changed = presence.changed() => match changed {
-                    Ok(()) => self.send_presence(socket).await,
+                    Ok(()) => Box::pin(self.send_presence(socket)).await,
                     Err(_) => Err(End::Gone),
                 },
                 () = &mut first_frame_due, if !spoke => {
@@ -276,8 +315,8 @@ impl Session {
                     if heard.elapsed() > 3 * PING_EVERY {
                         Err(End::Close(close_code::AWAY, "no answer to pings"))
                     } else {
-                        match self.send_message(socket, Message::Ping(Default::default())).await {
-                            Ok(()) => self.send(socket, time_message()).await,
+                        match Box::pin(self.send_message(socket, Message::Ping(Default::default()))).await {
+                            Ok(()) => Box::pin(self.send(socket, time_message())).await,
                             Err(end) => Err(end),
                         }
                     }
@@ -295,20 +334,20 @@ impl Session {
                             match self.app.rates.check(Kind::Read, self.client) {
                                 Ok(()) => {
                                     sent = 0;
-                                    let now = self.current().await;
-                                    self.send_published(socket, &now, &mut sent).await
+                                    let now = Box::pin(self.current()).await;
+                                    Box::pin(self.send_published(socket, &now, &mut sent)).await
                                 }
-                                Err(e) => self.send(socket, error_message(Value::Null, &e).to_string()).await,
+                                Err(e) => Box::pin(self.send(socket, error_message(Value::Null, &e).to_string())).await,
                             }
                         }
                         Some(Ok(Message::Text(text))) => {
-                            let reply = self.request(text.as_str(), &mut member).await;
-                            self.send(socket, reply.to_string()).await
+                            let reply = Box::pin(self.request(text.as_str(), &mut member)).await;
+                            Box::pin(self.send(socket, reply.to_string())).await
                         }
                         Some(Ok(Message::Binary(_))) => {
                             let e = ApiError::bad_request("bad_message", "send JSON text messages");
                             let reply = error_message(Value::Null, &e);
-                            self.send(socket, reply.to_string()).await
+                            Box::pin(self.send(socket, reply.to_string())).await
                         }
                         Some(Ok(Message::Close(_))) | None => Err(End::Gone),
                         Some(Err(e)) => Err(refused(&e)),
