@@ -1,8 +1,8 @@
 // The page's entry point: loads the language's catalogue (i18n.js) and who
 // is signed in (session.js), picks the screen from the address (`/` →
 // start, `/game/{id}` → game, `/rules`, `/learn[/{lesson}]`,
-// `/puzzles[/{id}]`, `/signin`, `/signup`, `/account`, `/@/{name}`,
-// `/leaderboard[/{category}]`) and navigates without reloading.
+// `/puzzles[/{id}]`, `/analysis`, `/editor`, `/signin`, `/signup`,
+// `/account`, `/@/{name}`, `/leaderboard[/{category}]`) and navigates without reloading.
 //
 // A seat's link carries its token in the fragment (`/game/{id}#token=…`;
 // older links `?token=…`), an invite its code (`#invite=…`). The token is
@@ -19,6 +19,8 @@ import { signInScreen } from "./signin.js";
 import { accountScreen } from "./account.js";
 import { profileScreen } from "./profile.js";
 import { leaderboardScreen } from "./leaderboard.js";
+import { analysisScreen } from "./analysisboard.js";
+import { editorScreen } from "./editor.js";
 import { gameMemory } from "./dom.js";
 import { session } from "./session.js";
 import { loadLang, t } from "./i18n.js";
@@ -70,6 +72,12 @@ function route() {
   } else if (path === "/puzzles" || puzzle) {
     document.title = `PÜNCT · ${t("title.puzzles")}`;
     screen = puzzlesScreen(root, navigate, puzzle ? puzzle[1] : null);
+  } else if (path === "/analysis") {
+    document.title = `PÜNCT · ${t("title.analysis")}`;
+    screen = analysisScreen(root, navigate);
+  } else if (path === "/editor") {
+    document.title = `PÜNCT · ${t("title.editor")}`;
+    screen = editorScreen(root, navigate);
   } else if (path === "/signin" || path === "/signup") {
     const signup = path === "/signup";
     document.title = `PÜNCT · ${t(signup ? "title.signup" : "title.signin")}`;

@@ -80,6 +80,8 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "tabcount.js": JS,
     "engine.js": JS,
     "engine-worker.js": JS,
+    "analysisboard.js": JS,
+    "editor.js": JS,
     "style.css": CSS,
     "favicon.svg": SVG,
     // The message catalogues, one per language (i18n.js).
@@ -103,6 +105,24 @@ pub fn file(name: &str) -> Option<(&'static str, &'static [u8])> {
         .iter()
         .find(|(n, ..)| *n == name)
         .map(|&(_, t, b)| (t, b))
+}
+
+/// The file at `name` read from `PUNCT_WEB_DIR` (a checkout's `web/`)
+/// instead of the built-in copy, when that is set: for working on the page
+/// without rebuilding the server. Only the names of built-in files are
+/// read, so nothing else of the directory is served.
+pub fn from_dir(name: &str) -> Option<(&'static str, Vec<u8>)> {
+    static DIR: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    let dir = DIR
+        .get_or_init(|| std::env::var_os("PUNCT_WEB_DIR").map(Into::into))
+        .as_ref()?;
+    let (content_type, _) = file(name)?;
+    if name == "punct.wasm" {
+        return None;
+    }
+    std::fs::read(dir.join(name))
+        .ok()
+        .map(|b| (content_type, b))
 }
 
 /// The page every game link opens.

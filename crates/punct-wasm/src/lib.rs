@@ -21,7 +21,13 @@
 //! - `ai` with `level` (1–4) and `movetime`, `nodes` or `depth`, optional
 //!   `seed`: `{"move", "score", "depth", "nodes"}`;
 //! - `analyse` with `movetime`: the analysis as `POST /api/analyse`
-//!   answers it (lines, solver, threat).
+//!   answers it (lines, solver, threat);
+//! - `place` with `side`, `kind`, `cell` (its PÜNCT) and `rotation`: the
+//!   board editor's piece, laid at the height of the highest of its cells;
+//!   `remove` with `cell`: the piece on top there. Each answers the view
+//!   of the new position, or `bad_position` with the rule it breaks (a
+//!   piece that floats or overlaps, a PÜNCT on the opponent's colour, more
+//!   pieces of a kind than a side has).
 //!
 //! A refusal is `{"error": code, "message"}`: `bad_request`,
 //! `bad_position`, `bad_move`, `illegal_move` (with `reason`, `params` and
@@ -30,7 +36,7 @@
 //! (`{"info": …}`), so a page shows it and may stop the search by ending
 //! the worker.
 
-use punct_core::{Move, Position, Side, Variant};
+use punct_core::{footprint, Cell, Kind, Move, Position, Side, Variant};
 use punct_engine::time::Instant;
 use punct_engine::{Ai, Engine, Info, Level, Limits};
 use punct_view::analysis::{analyse, score_json};
@@ -134,12 +140,92 @@ fn answer(req: &Map<String, Value>, info: &mut dyn FnMut(&str)) -> Answer {
             let time = started.elapsed().as_millis() as u64;
             Ok(found.to_json(&pos.to_position_string(), time))
         }
+        "place" => Ok(view(&edited(&pos, |tokens| {
+            let side = req.get("side").and_then(Value::as_str).and_then(Side::from_name);
+            let side = side.ok_or_else(|| refusal("bad_request", "side: white or black"))?;
+            let kind = text_of(req, "kind")?;
+            let kind = Some(kind)
+                .filter(|k| k.chars().count() == 1)
+                .and_then(|k| Kind::from_letter(k.chars().next()?))
+                .ok_or_else(|| refusal("bad_request", format!("kind: `{kind}` is not T, C, E, L, M or R")))?;
+            let cell = text_of(req, "cell")?
+                .parse::<Cell>()
+                .map_err(|e| refusal("bad_request", format!("cell: {e}")))?;
+            let rotation = number(req, "rotation", 0, 5)?.unwrap_or(0) as u8;
+            let cells = footprint(kind, cell, rotation).ok_or_else(|| {
+                refusal("bad_position", format!("{kind}@{cell}/{rotation} leaves the board"))
+            })?;
+            // The piece rests on the highest of its three cells.
+            let level = cells.iter().map(|&c| pos.height(c)).max().unwrap_or(0);
+            let letter = if side == Side::White { 'w' } else { 'b' };
+            let mut token = format!("{letter}{kind}@{cell}/{rotation}");
+            if level > 0 {
+                token.push_str(&format!("^{level}"));
+            }
+            tokens.push(token);
+            Ok(())
+        })?)),
+        "remove" => Ok(view(&edited(&pos, |tokens| {
+            let cell = text_of(req, "cell")?
+                .parse::<Cell>()
+                .map_err(|e| refusal("bad_request", format!("cell: {e}")))?;
+            // The piece whose dot is on top of the cell.
+            let top = pos
+                .pieces()
+                .into_iter()
+                .filter(|p| p.cells.contains(&cell))
+                .max_by_key(|p| p.placement.level)
+                .ok_or_else(|| refusal("bad_position", format!("no piece on {cell}")))?;
+            let letter = if top.side == Side::White { 'w' } else { 'b' };
+            let p = top.placement;
+            let mut token = format!("{letter}{}@{}/{}", top.kind, p.punct, p.rotation);
+            if p.level > 0 {
+                token.push_str(&format!("^{}", p.level));
+            }
+            let at = tokens.iter().position(|t| *t == token).ok_or_else(|| {
+                refusal("bad_position", format!("no piece {token} in the position"))
+            })?;
+            tokens.remove(at);
+            Ok(())
+        })?)),
         "" => Err(refusal("bad_request", "op: missing")),
         other => Err(refusal(
             "bad_request",
-            format!("op: unknown `{other}` (view, status, legal, check, play, ai, analyse)"),
+            format!(
+                "op: unknown `{other}` (view, status, legal, check, play, ai, analyse, place, remove)"
+            ),
         )),
     }
+}
+
+/// `pos` with its pieces' tokens (of its position string) changed by
+/// `edit`, read back by the rules crate, which refuses a piece that
+/// floats, overlaps another or puts its PÜNCT on the opponent's colour,
+/// and more pieces of a kind than a side has.
+fn edited(
+    pos: &Position,
+    edit: impl FnOnce(&mut Vec<String>) -> Result<(), Value>,
+) -> Result<Position, Value> {
+    let text = pos.to_position_string();
+    let (head, pieces) = text.rsplit_once(':').expect("a position string has fields");
+    let mut tokens: Vec<String> = match pieces {
+        "-" => Vec::new(),
+        list => list.split(',').map(str::to_string).collect(),
+    };
+    edit(&mut tokens)?;
+    let pieces = if tokens.is_empty() {
+        "-".to_string()
+    } else {
+        tokens.join(",")
+    };
+    Position::from_position_string(&format!("{head}:{pieces}"))
+        .map_err(|e| refusal("bad_position", e.to_string()))
+}
+
+fn text_of<'a>(req: &'a Map<String, Value>, name: &str) -> Result<&'a str, Value> {
+    req.get(name)
+        .and_then(Value::as_str)
+        .ok_or_else(|| refusal("bad_request", format!("{name}: missing")))
 }
 
 fn report(info: &mut dyn FnMut(&str), i: &Info) {

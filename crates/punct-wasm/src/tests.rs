@@ -107,3 +107,60 @@ fn a_status_is_the_views_without_the_board() {
     }
     assert!(s.get("pieces").is_none());
 }
+
+#[test]
+fn the_editor_places_and_removes_pieces_as_the_rules_allow() {
+    let empty = call(json!({"op": "view"}))["position"].clone();
+    let one = call(
+        json!({"op": "place", "position": empty, "side": "black", "kind": "E",
+        "cell": "I9", "rotation": 0}),
+    );
+    assert_eq!(one["pieces"][0]["side"], "black", "{one}");
+    assert_eq!(one["pieces"][0]["level"], 0);
+    // A second piece over it rests one level up where its cells are even.
+    let two = call(
+        json!({"op": "place", "position": one["position"], "side": "black",
+        "kind": "E", "cell": "I9", "rotation": 0}),
+    );
+    assert_eq!(two["pieces"].as_array().unwrap().len(), 2, "{two}");
+    assert!(two["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["level"] == 1));
+    // White's PÜNCT may not rest on Black's colour.
+    let no = call(
+        json!({"op": "place", "position": one["position"], "side": "white",
+        "kind": "E", "cell": "I9", "rotation": 0}),
+    );
+    assert_eq!(no["error"], "bad_position", "{no}");
+    // Off the board, and a made-up kind.
+    let off = (0..6)
+        .map(|r| {
+            call(
+                json!({"op": "place", "position": empty, "side": "white", "kind": "E",
+            "cell": "A2", "rotation": r}),
+            )
+        })
+        .find(|a| a.get("error").is_some())
+        .expect("a rotation of E on the corner A2 leaves the board");
+    assert!(
+        off["message"]
+            .as_str()
+            .unwrap()
+            .contains("leaves the board"),
+        "{off}"
+    );
+    let kind = call(
+        json!({"op": "place", "position": empty, "side": "white", "kind": "Q",
+        "cell": "I9"}),
+    );
+    assert!(kind["message"].as_str().unwrap().contains("`Q`"), "{kind}");
+    // Removing the top piece, then the one under it.
+    let back = call(json!({"op": "remove", "position": two["position"], "cell": "I9"}));
+    assert_eq!(back["position"], one["position"], "{back}");
+    let none = call(json!({"op": "remove", "position": back["position"], "cell": "I9"}));
+    assert_eq!(none["position"], empty);
+    let nothing = call(json!({"op": "remove", "position": empty, "cell": "I9"}));
+    assert_eq!(nothing["error"], "bad_position");
+}

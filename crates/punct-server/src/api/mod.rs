@@ -97,6 +97,8 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::get("/learn/{lesson}", PAGE, page),
         Route::get("/puzzles", PAGE, page),
         Route::get("/puzzles/{id}", PAGE, page),
+        Route::get("/analysis", PAGE, page),
+        Route::get("/editor", PAGE, page),
         Route::get("/signin", PAGE, page),
         Route::get("/signup", PAGE, page),
         Route::get("/account", PAGE, page),
@@ -316,6 +318,9 @@ pub(crate) fn router(app: Arc<App>) -> Router {
 // ------------------------------------------------------------ pages
 
 pub(crate) async fn page() -> Response {
+    if let Some((content_type, bytes)) = web::from_dir("index.html") {
+        return ([(header::CONTENT_TYPE, content_type)], bytes).into_response();
+    }
     (
         [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
         web::index(),
@@ -324,6 +329,9 @@ pub(crate) async fn page() -> Response {
 }
 
 pub(crate) async fn static_file(Path(file): Path<String>) -> Response {
+    if let Some((content_type, bytes)) = web::from_dir(&file) {
+        return ([(header::CONTENT_TYPE, content_type)], bytes).into_response();
+    }
     match web::file(&file) {
         Some((content_type, bytes)) => {
             ([(header::CONTENT_TYPE, content_type)], bytes).into_response()
@@ -387,8 +395,10 @@ mod tests {
                 "/",
                 "/@/{name}",
                 "/account",
+                "/analysis",
                 "/api/health",
                 "/api/status",
+                "/editor",
                 "/game/{id}",
                 "/leaderboard",
                 "/leaderboard/{category}",
