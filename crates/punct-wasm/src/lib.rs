@@ -25,9 +25,14 @@
 //! - `place` with `side`, `kind`, `cell` (its PÜNCT) and `rotation`: the
 //!   board editor's piece, laid at the height of the highest of its cells;
 //!   `remove` with `cell`: the piece on top there. Each answers the view
-//!   of the new position, or `bad_position` with the rule it breaks (a
-//!   piece that floats or overlaps, a PÜNCT on the opponent's colour, more
-//!   pieces of a kind than a side has).
+//!   of the new position, or `bad_position` with the rule it breaks: for
+//!   `place` a `reason` and `params` as `check` gives them (`off_board`,
+//!   `none_in_reserve`, `triangle_bridge`, `uneven`, `punct_on_opponent`,
+//!   `punct_over_empty`); for `remove` of a piece others rest on, the
+//!   position reader's message;
+//! - `record_read` with `record` (a record's text): its `start` position
+//!   string and `moves`, checked; `record_write` with `moves` (and
+//!   `position` or `variant`, the start): the record's text.
 //!
 //! A refusal is `{"error": code, "message"}`: `bad_request`,
 //! `bad_position`, `bad_move`, `illegal_move` (with `reason`, `params` and
@@ -36,7 +41,7 @@
 //! (`{"info": …}`), so a page shows it and may stop the search by ending
 //! the worker.
 
-use punct_core::{footprint, Cell, Kind, Move, Position, Side, Variant};
+use punct_core::{footprint, Cell, Game, Kind, Move, Position, Record, Side, Variant};
 use punct_engine::time::Instant;
 use punct_engine::{Ai, Engine, Info, Level, Limits};
 use punct_view::analysis::{analyse, score_json};
@@ -152,11 +157,7 @@ fn answer(req: &Map<String, Value>, info: &mut dyn FnMut(&str)) -> Answer {
                 .parse::<Cell>()
                 .map_err(|e| refusal("bad_request", format!("cell: {e}")))?;
             let rotation = number(req, "rotation", 0, 5)?.unwrap_or(0) as u8;
-            let cells = footprint(kind, cell, rotation).ok_or_else(|| {
-                refusal("bad_position", format!("{kind}@{cell}/{rotation} leaves the board"))
-            })?;
-            // The piece rests on the highest of its three cells.
-            let level = cells.iter().map(|&c| pos.height(c)).max().unwrap_or(0);
+            let level = resting_level(&pos, side, kind, cell, rotation)?;
             let letter = if side == Side::White { 'w' } else { 'b' };
             let mut token = format!("{letter}{kind}@{cell}/{rotation}");
             if level > 0 {
@@ -188,14 +189,97 @@ fn answer(req: &Map<String, Value>, info: &mut dyn FnMut(&str)) -> Answer {
             tokens.remove(at);
             Ok(())
         })?)),
+        "record_read" => {
+            let record = Record::parse(text_of(req, "record")?)
+                .map_err(|e| refusal("bad_record", e.to_string()))?;
+            let game = record
+                .replay()
+                .map_err(|e| refusal("bad_record", e.to_string()))?;
+            Ok(json!({
+                "start": game.start().to_position_string(),
+                "moves": game.moves().map(|m| m.to_string()).collect::<Vec<_>>(),
+            }))
+        }
+        "record_write" => {
+            let start = position(&without_moves(req))?;
+            let moves: Vec<Move> = req_moves(req)
+                .iter()
+                .map(parse_move)
+                .collect::<Result<_, _>>()?;
+            let game = Game::replay(start, &moves)
+                .map_err(|e| refusal("illegal_move", e.to_string()))?;
+            Ok(json!({"record": Record::from_game(&game, &[]).to_text()}))
+        }
         "" => Err(refusal("bad_request", "op: missing")),
         other => Err(refusal(
             "bad_request",
             format!(
-                "op: unknown `{other}` (view, status, legal, check, play, ai, analyse, place, remove)"
+                "op: unknown `{other}` (view, status, legal, check, play, ai, analyse, place, remove, record_read, record_write)"
             ),
         )),
     }
+}
+
+/// The level a piece laid by the editor rests at (the height of its
+/// highest cell), or why it cannot lie there, with the move checker's
+/// reason codes and params so the page words it as it words an illegal
+/// move: `off_board`, `none_in_reserve`, `triangle_bridge`, `uneven`,
+/// `punct_on_opponent`, `punct_over_empty`.
+fn resting_level(
+    pos: &Position,
+    side: Side,
+    kind: Kind,
+    cell: Cell,
+    rotation: u8,
+) -> Result<u8, Value> {
+    let why = |reason: &str, message: String, params: Value| json!({"error": "bad_position", "reason": reason, "message": message, "params": params});
+    let name = format!("{kind}@{cell}/{rotation}");
+    let cells = footprint(kind, cell, rotation)
+        .ok_or_else(|| why("off_board", format!("{name} leaves the board"), json!({})))?;
+    if pos.reserve(side, kind) == 0 {
+        return Err(why(
+            "none_in_reserve",
+            format!("{side} has every {kind} piece on the board"),
+            json!({"kind": kind.to_string(), "side": side.name()}),
+        ));
+    }
+    let heights = cells.map(|c| pos.height(c));
+    let level = *heights.iter().max().expect("three cells");
+    let heights_params = json!({"h1": heights[0].to_string(), "h2": heights[1].to_string(),
+        "h3": heights[2].to_string()});
+    let flat = heights.iter().all(|&h| h == level);
+    if !flat {
+        if kind == Kind::T {
+            return Err(why(
+                "triangle_bridge",
+                format!("{name}: a triangle lies flat"),
+                heights_params,
+            ));
+        }
+        let bridge = kind
+            .bridge()
+            .is_some_and(|b| b.ends.iter().all(|&e| heights[e] == level));
+        if !bridge {
+            return Err(why(
+                "uneven",
+                format!("{name}: its cells are uneven"),
+                heights_params,
+            ));
+        }
+    }
+    if level > 0 && pos.visible_side(cell) != Some(side) {
+        let reason = if pos.visible_side(cell).is_none() {
+            "punct_over_empty"
+        } else {
+            "punct_on_opponent"
+        };
+        return Err(why(
+            reason,
+            format!("{name}: its PÜNCT must rest on its own colour"),
+            json!({"cell": cell.to_string()}),
+        ));
+    }
+    Ok(level)
 }
 
 /// `pos` with its pieces' tokens (of its position string) changed by
@@ -220,6 +304,13 @@ fn edited(
     };
     Position::from_position_string(&format!("{head}:{pieces}"))
         .map_err(|e| refusal("bad_position", e.to_string()))
+}
+
+/// The request without its moves: the start they are played from.
+fn without_moves(req: &Map<String, Value>) -> Map<String, Value> {
+    let mut start = req.clone();
+    start.remove("moves");
+    start
 }
 
 fn text_of<'a>(req: &'a Map<String, Value>, name: &str) -> Result<&'a str, Value> {

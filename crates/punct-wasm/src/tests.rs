@@ -164,3 +164,47 @@ fn the_editor_places_and_removes_pieces_as_the_rules_allow() {
     let nothing = call(json!({"op": "remove", "position": empty, "cell": "I9"}));
     assert_eq!(nothing["error"], "bad_position");
 }
+
+#[test]
+fn the_editor_says_why_a_piece_cannot_lie_there() {
+    let empty = call(json!({"op": "view"}))["position"].clone();
+    let one = call(
+        json!({"op": "place", "position": empty, "side": "black", "kind": "E",
+        "cell": "I9", "rotation": 0}),
+    );
+    let no = call(
+        json!({"op": "place", "position": one["position"], "side": "white",
+        "kind": "E", "cell": "I9", "rotation": 0}),
+    );
+    assert_eq!(no["reason"], "punct_on_opponent", "{no}");
+    assert_eq!(no["params"]["cell"], "I9");
+    let mut pos = empty.clone();
+    for cell in ["B3", "D3", "F3", "H3", "J4", "L5"] {
+        pos = call(
+            json!({"op": "place", "position": pos, "side": "white", "kind": "T",
+            "cell": cell, "rotation": 0}),
+        )["position"]
+            .clone();
+    }
+    let seventh = call(
+        json!({"op": "place", "position": pos, "side": "white", "kind": "T",
+        "cell": "N7", "rotation": 0}),
+    );
+    assert_eq!(seventh["reason"], "none_in_reserve", "{seventh}");
+}
+
+#[test]
+fn records_are_read_and_written() {
+    let written = call(json!({"op": "record_write", "moves": ["E@C5/2", "T@O12/0"]}));
+    let text = written["record"].as_str().expect("a record");
+    assert!(text.contains("E@C5/2"), "{text}");
+    let read = call(json!({"op": "record_read", "record": text}));
+    assert_eq!(read["moves"], json!(["E@C5/2", "T@O12/0"]));
+    assert_eq!(read["start"], "standard:w:0:-");
+    let from = call(json!({"op": "view", "moves": ["E@C5/2"]}))["position"].clone();
+    let written = call(json!({"op": "record_write", "position": from, "moves": ["T@O12/0"]}));
+    let read = call(json!({"op": "record_read", "record": written["record"]}));
+    assert_eq!(read["start"], from, "{written}");
+    let bad = call(json!({"op": "record_read", "record": "1. Q@Z9/9"}));
+    assert_eq!(bad["error"], "bad_record", "{bad}");
+}
