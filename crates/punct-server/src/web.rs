@@ -125,9 +125,15 @@ pub fn from_dir(name: &str) -> Option<(&'static str, Vec<u8>)> {
         .map(|b| (content_type, b))
 }
 
-/// The page every game link opens.
-pub fn index() -> &'static [u8] {
-    file("index.html").expect("index.html is built in").1
+/// An entity tag of a file's bytes (for `ETag` and `If-None-Match`):
+/// the same bytes, the same tag, in every instance of one release.
+pub fn entity_tag(bytes: &[u8]) -> String {
+    use std::hash::{Hash, Hasher};
+    // Fixed keys: stable for a given Rust release, which is all a tag
+    // needs (a build with another may re-tag, costing one download).
+    let mut hasher = std::hash::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    format!("\"{:016x}-{:x}\"", hasher.finish(), bytes.len())
 }
 
 #[cfg(test)]
