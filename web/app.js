@@ -25,9 +25,11 @@ import { gameMemory } from "./dom.js";
 import { session } from "./session.js";
 import { loadLang, t } from "./i18n.js";
 import { countInTitle } from "./tabcount.js";
+import { installable } from "./pwa.js";
 
 await Promise.all([loadLang(), session.load()]);
 countInTitle();
+installable();
 
 const root = document.getElementById("app");
 let screen = null;

@@ -111,6 +111,18 @@ export function allowRefusedRequest(page, status, url, why) {
 }
 
 /**
+ * Lets `page` log Chromium's lines for requests that fail because the test
+ * took the network away (`context.setOffline(true)`): the page's own
+ * requests to the server (its account, lists, live sockets) then fail as
+ * they would on a train. `why` says which test does so. Page exceptions
+ * and every other console error still fail.
+ */
+export function allowOffline(page, why) {
+  if (!why) throw new Error('allowOffline wants the reason');
+  page.allowedProblems.push({ pattern: /^console\.error: .*net::ERR_INTERNET_DISCONNECTED/, why });
+}
+
+/**
  * The problems page `p` reported since the last call (page exceptions,
  * console errors other than the allowed ones, CSP violations), marked as
  * seen, so each fails one test only.

@@ -82,6 +82,8 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "engine-worker.js": JS,
     "analysisboard.js": JS,
     "editor.js": JS,
+    "pwa.js": JS,
+    "manifest.webmanifest": "application/manifest+json",
     "style.css": CSS,
     "favicon.svg": SVG,
     // The message catalogues, one per language (i18n.js).
@@ -123,6 +125,48 @@ pub fn from_dir(name: &str) -> Option<(&'static str, Vec<u8>)> {
     std::fs::read(dir.join(name))
         .ok()
         .map(|b| (content_type, b))
+}
+
+/// The service worker (web/sw.js) as served at `/sw.js`: with this
+/// release's version (a digest of every built-in file) and the list of the
+/// page's files written in, so a new release is a new worker that fetches
+/// its own files.
+pub fn service_worker() -> String {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let template = || -> String {
+        match std::env::var_os("PUNCT_WEB_DIR") {
+            Some(dir) => std::fs::read_to_string(std::path::Path::new(&dir).join("sw.js"))
+                .unwrap_or_default(),
+            None => include_str!("../../../web/sw.js").to_string(),
+        }
+    };
+    let make = || {
+        let mut files: Vec<String> = vec!["/".to_string()];
+        let mut all = Vec::new();
+        for (name, _, bytes) in FILES {
+            let (_, bytes) = from_dir(name)
+                .map(|(t, b)| (t, std::borrow::Cow::Owned(b)))
+                .unwrap_or((*name, std::borrow::Cow::Borrowed(*bytes)));
+            all.extend_from_slice(&bytes);
+            files.push(format!("/static/{name}"));
+        }
+        if !WASM.is_empty() {
+            all.extend_from_slice(WASM);
+            files.push("/static/punct.wasm".to_string());
+        }
+        let template = template();
+        all.extend_from_slice(template.as_bytes());
+        let version = entity_tag(&all).trim_matches('"').to_string();
+        let list = serde_json::to_string(&files).expect("names serialise");
+        template
+            .replace("\"__VERSION__\"", &format!("\"{version}\""))
+            .replace("__FILES__", &list)
+    };
+    if std::env::var_os("PUNCT_WEB_DIR").is_some() {
+        // Working on the page: each request sees the files as they are now.
+        return make();
+    }
+    TEXT.get_or_init(make).clone()
 }
 
 /// An entity tag of a file's bytes (for `ETag` and `If-None-Match`):

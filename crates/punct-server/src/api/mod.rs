@@ -110,6 +110,7 @@ pub(crate) fn routes() -> Vec<Route> {
         Route::get("/leaderboard", PAGE, page),
         Route::get("/leaderboard/{category}", PAGE, page),
         Route::get("/static/{*file}", FILES, static_file),
+        Route::get("/sw.js", FILES, service_worker),
         // Accounts: each of these checks a password (argon2id).
         Route::post("/api/account/signup", Bucket(Account), accounts::sign_up),
         Route::post("/api/account/signin", Bucket(Account), accounts::sign_in),
@@ -341,20 +342,27 @@ pub(crate) async fn static_file(Path(file): Path<String>, headers: HeaderMap) ->
     embedded(&file, &headers)
 }
 
+/// The service worker, at the site's root so that it serves every page.
+pub(crate) async fn service_worker(headers: HeaderMap) -> Response {
+    embedded("sw.js", &headers)
+}
+
 /// A built-in file (or `PUNCT_WEB_DIR`'s copy), with its entity tag: a
 /// browser that holds this version asks with `If-None-Match` and gets 304
 /// with no body. `no-cache`: it asks each time, so a new release is
 /// seen at once (the names carry no version to make them immutable).
 fn embedded(name: &str, headers: &HeaderMap) -> Response {
-    let (content_type, bytes): (&str, std::borrow::Cow<'static, [u8]>) = match web::from_dir(name) {
-        Some((t, b)) => (t, b.into()),
-        None => match web::file(name) {
-            Some((t, b)) => (t, b.into()),
-            None => {
-                return ApiError::not_found("not_found", format!("no file `{name}`"))
-                    .into_response()
-            }
-        },
+    let found: Option<(&str, std::borrow::Cow<'static, [u8]>)> = if name == "sw.js" {
+        let text = web::service_worker().into_bytes();
+        Some(("text/javascript; charset=utf-8", text.into()))
+    } else {
+        match web::from_dir(name) {
+            Some((t, b)) => Some((t, b.into())),
+            None => web::file(name).map(|(t, b)| (t, b.into())),
+        }
+    };
+    let Some((content_type, bytes)) = found else {
+        return ApiError::not_found("not_found", format!("no file `{name}`")).into_response();
     };
     let tag = web::entity_tag(&bytes);
     let cache = [
@@ -447,6 +455,7 @@ mod tests {
                 "/signin",
                 "/signup",
                 "/static/{*file}",
+                "/sw.js",
             ]
         );
         let mut seen = std::collections::HashSet::new();
