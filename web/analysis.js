@@ -8,6 +8,7 @@
 // the AI a hint on the live position marks the game "assisted".
 
 import { api } from "./api.js";
+import * as engine from "./engine.js";
 import { h, sideName, tSide } from "./dom.js";
 import { t, num, errorText } from "./i18n.js";
 import { svg } from "./board.js";
@@ -37,7 +38,7 @@ const ownMoves = (plies) => Math.max(1, Math.ceil(plies / 2));
  * A line's evaluation, short and in words: `short` for the eye ("+1.2",
  * White's view, or "White wins in 2 moves"), `words` for a screen reader.
  */
-function evaluation(score, stm) {
+export function evaluation(score, stm) {
   const winner = "win" in score ? (stm === "w" ? "white" : "black") : "loss" in score ? (stm === "w" ? "black" : "white") : null;
   if (winner) {
     const text = tSide("game.analysis.eval_win", winner, { count: ownMoves(score.win ?? score.loss) });
@@ -170,7 +171,14 @@ export class Analysis {
   ask(view, ctl) {
     if (ctl.signal.aborted) return;
     // The solver takes its share first; a quiet position leaves the search nearly all of it.
-    api.analyseGame(this.id, { ply: view.ply, movetime: 800 }, ctl.signal).then((r) => {
+    // A game played in this browser is analysed by the page's own engine.
+    const asked = view.local
+      ? engine.ask({ op: "analyse", position: view.position, movetime: 800 }).then((r) => {
+        if (r.error) throw Object.assign(new Error(r.message), { code: r.error });
+        return r;
+      })
+      : api.analyseGame(this.id, { ply: view.ply, movetime: 800 }, ctl.signal);
+    asked.then((r) => {
       if (ctl.signal.aborted) return;
       this.result = r;
       this.renderResult();

@@ -190,6 +190,8 @@ export const api = {
   readNotifications: (ids) => request("POST", "/api/account/notifications/read", ids ? { ids } : { all: true }),
   /** {blocks: [{name, since}]}: the players the signed-in account blocks. */
   blocks: (signal) => request("GET", "/api/account/blocks", undefined, signal),
+  /** {games_in_memory, live_sockets, ai_movetime_ms}. */
+  status: () => request("GET", "/api/status"),
   block: (name) => request("POST", `${user(name)}/block`, {}),
   unblock: (name) => request("POST", `${user(name)}/unblock`, {}),
 };

@@ -44,7 +44,7 @@ function route() {
   if (location.href === routed) return;
   if (screen) screen.destroy();
   window.scrollTo(0, 0);
-  const game = location.pathname.match(/^\/game\/([A-Za-z0-9]+)\/?$/);
+  const game = location.pathname.match(/^\/game\/([A-Za-z0-9-]+)\/?$/);
   if (game) {
     const id = game[1];
     const fragment = new URLSearchParams(location.hash.slice(1));

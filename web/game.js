@@ -8,6 +8,7 @@
 
 import { api, LiveSocket } from "./api.js";
 import * as engine from "./engine.js";
+import { isLocal, LocalGame } from "./localgame.js";
 import { gameMemory, nameProblem, playerName, tSide } from "./dom.js";
 import { t, errorText } from "./i18n.js";
 import { Geometry } from "./board.js";
@@ -34,6 +35,10 @@ class GameScreen {
     this.invite = invite; // to claim (from an invite link)
     this.token = gameMemory.get(id)?.token || null; // our seat's, kept in this browser
     this.navigate = navigate;
+    // A game against the AI played in this browser (localgame.js): its
+    // state, moves and the AI's answers come from there, not the server.
+    this.local = isLocal(id) ? new LocalGame(id) : null;
+    if (this.local) this.token = "local";
     this.live = null; // the game now
     this.view = null; // what the board shows: `live`, or a replayed ply
     this.replayPly = null; // null: live
@@ -61,9 +66,9 @@ class GameScreen {
     let state;
     let note = "";
     try {
-      if (this.invite) note = await this.claim();
+      if (this.invite && !this.local) note = await this.claim();
       if (this.destroyed) return;
-      [info, state] = await Promise.all([api.board(), api.game(this.id, null, this.token)]);
+      [info, state] = await Promise.all([api.board(), this.local ? this.local.game() : api.game(this.id, null, this.token)]);
     } catch (e) {
       if (this.destroyed) return;
       this.fail(e);
@@ -71,7 +76,7 @@ class GameScreen {
       return;
     }
     if (this.destroyed) return;
-    if (!this.token && this.accountsGame(state)) {
+    if (!this.token && !this.local && this.accountsGame(state)) {
       // The account's game, opened where its token is not kept (another
       // device or browser): the account's seat, asked for with the session.
       try {
@@ -95,6 +100,13 @@ class GameScreen {
     }
     this.say(note);
     this.applyLive(state);
+    if (this.local) {
+      // Nothing to connect to: the AI answers from the page's worker.
+      this.connected = true;
+      this.socket = this.local.follow((s) => this.applyLive(s));
+      document.addEventListener("keydown", this.onKey);
+      return;
+    }
     // The page's own rules (WebAssembly in a worker): with them the live
     // socket sends moves, not whole states.
     const rules = await engine.available();
@@ -290,6 +302,10 @@ class GameScreen {
     this.busy = true;
     this.ui.renderControls();
     try {
+      if (this.local) {
+        this.navigate(`/game/${await this.local.rematch()}`);
+        return;
+      }
       this.applyLive(await api.rematch(this.id, this.token, action));
       this.say("");
     } catch (e) {
@@ -338,7 +354,9 @@ class GameScreen {
     this.ui.renderControls();
     try {
       const body = { ...fields, token: this.token || "" };
-      if (this.socket && this.socket.open) {
+      if (this.local) {
+        await this.local.request({ type, ...body });
+      } else if (this.socket && this.socket.open) {
         await this.socket.request({ type, ...body });
       } else {
         const path = { move: "moves", resign: "resign", abort: "abort", draw: "draw", takeback: "takeback", abandon: "abandon", chat: "chat" }[type];
@@ -475,7 +493,7 @@ class GameScreen {
     if (!state) {
       const req = ++this.replayReq;
       try {
-        state = await api.game(this.id, n);
+        state = this.local ? await this.local.game(n) : await api.game(this.id, n);
       } catch (e) {
         this.fail(e);
         return;

@@ -68,6 +68,24 @@ export function loadFailedView(root) {
 }
 
 export class GameView {
+  /**
+   * The record's download: the server's for its games; for a game played
+   * in this browser (localgame.js) written by the page's rules when asked.
+   */
+  downloadLink(c) {
+    const a = h("a", { href: c.local ? "#" : api.recordUrl(c.id), download: `punct-${c.id}.pgn`, "data-testid": "download-record" }, t("game.download"));
+    if (c.local) {
+      a.addEventListener("click", async (e) => {
+        e.preventDefault();
+        const text = await c.local.recordText();
+        const file = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-chess-pgn" })), download: `punct-${c.id}.pgn` });
+        file.click();
+        setTimeout(() => URL.revokeObjectURL(file.href), 10000);
+      });
+    }
+    return a;
+  }
+
   /** ctrl: game.js GameScreen, whose chooser, geometry and toast are made; the view is placed in `root`. */
   constructor(ctrl, root) {
     this.ctrl = ctrl;
@@ -207,7 +225,7 @@ export class GameView {
           this.moveList,
           h("div", { class: "row replay" }, this.prevBtn, this.slider, this.nextBtn),
           h("div", { class: "row" }, this.liveBtn,
-            h("a", { href: api.recordUrl(c.id), download: `punct-${c.id}.pgn`, "data-testid": "download-record" }, t("game.download")))),
+            this.downloadLink(c))),
         this.analysis.el],
     });
     // The board's proportions, for the layout to give it all the room it can use.
@@ -360,12 +378,14 @@ export class GameView {
     this.takebackBtn.textContent = s.mode === "online"
       ? (s.takeback_request && seats.includes(s.takeback_request) ? t("game.takeback.asked") : t("game.takeback.ask"))
       : t("game.takeback");
-    show(this.drawBtn, player && ongoing && !alone);
+    // A game on this device (localgame.js): its AI takes no draw offers, and
+    // there is no seat link to renew.
+    show(this.drawBtn, player && ongoing && !alone && !s.local);
     const myOffer = s.draw_offer && seats.includes(s.draw_offer) && s.mode !== "hotseat";
     this.drawBtn.disabled = c.busy || !!myOffer;
     this.drawBtn.textContent = myOffer ? t("game.draw.pending") : t("game.draw.offer");
     show(this.resignBtn, player && ongoing);
-    show(this.renewBtn, player);
+    show(this.renewBtn, player && !s.local);
     this.chat.update(s, seats, c.busy);
     this.renderInvite();
     this.resignBtn.disabled = c.busy;

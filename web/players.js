@@ -114,7 +114,7 @@ export class Players {
     const editing = !this.nameForm.hidden; // keep what is being typed
     // An account's seat is named by the account: nothing to change here.
     const account = seats.length > 0 && seats.every((side) => s[`${side}_user`]);
-    show(this.nameBtn, seats.length > 0 && s.mode !== "hotseat" && !editing && !account);
+    show(this.nameBtn, seats.length > 0 && s.mode !== "hotseat" && !s.local && !editing && !account);
     if (!editing) {
       const mine = seats.length === 1 && s.players ? s.players[seats[0]].name : "";
       this.nameInput.value = mine || playerName.get();

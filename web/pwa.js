@@ -14,6 +14,7 @@ export async function installable() {
   } catch {
     return; // not offered here (a private window, a policy): the site works as before
   }
+  if (!registration) return;
   const offerWhenWaiting = () => {
     if (registration.waiting && navigator.serviceWorker.controller) offerReload(registration.waiting);
   };

@@ -10,6 +10,7 @@ import { gameLists, clockText } from "./lists.js";
 import { t, errorText } from "./i18n.js";
 import { siteNav } from "./nav.js";
 import { session } from "./session.js";
+import { createLocalGame } from "./localgame.js";
 
 /** The AI's levels: [level, name, what it does] (texts read when the screen is drawn). */
 export function aiLevels() {
@@ -224,7 +225,20 @@ export function startScreen(root, navigate) {
         label({}, t("start.level.label"), level), levelInfo,
         h("p", {}, button("start-ai", t("start.ai.button"), () => create({
           mode: "ai", level: +level.value, side: colour.value, ...(rated.checked ? { rated: true } : {}),
-        })))),
+        }))),
+        // The same game played by the page itself (localgame.js): casual,
+        // without a clock, and going on with the network gone.
+        h("p", { class: "small" }, t("start.ai.local_about")),
+        h("p", {}, button("start-ai-local", t("start.ai.local_button"), async () => {
+          try {
+            const id = await createLocalGame({
+              variant: variant.value, level: +level.value, side: colour.value, name: session.user?.name || playerName.get() || null,
+            });
+            if (!closed) navigate(`/game/${id}`);
+          } catch (e) {
+            say(errorText(e));
+          }
+        }))),
       h("div", { class: "card" },
         h("h3", {}, t("start.hotseat.title")),
         h("p", { class: "small" }, t("start.hotseat.about")),

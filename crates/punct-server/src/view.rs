@@ -3,7 +3,7 @@
 //! earlier state, the result in words, and a line for game lists.
 
 use crate::games::{ai_name, end_text, EndReason, LiveGame, Mode};
-use punct_core::{Move, Outcome, Position, Side, Status, Variant};
+use punct_core::{Move, Outcome, Position, Side};
 use punct_store::GameRow;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Map, Value};
@@ -241,11 +241,6 @@ impl LiveGame {
             Outcome::BlackWins => json!("black"),
             _ => Value::Null,
         };
-        let pos = self.position();
-        let central = json!({
-            "white": pos.central_count(Side::White),
-            "black": pos.central_count(Side::Black),
-        });
         if let Some(end) = self.row.end {
             let mut result = json!({
                 "score": outcome.token(),
@@ -259,46 +254,7 @@ impl LiveGame {
             }
             return result;
         }
-        match pos.status() {
-            Status::Won(side) => {
-                if let Some(c) = pos.connection(side) {
-                    let (a, b) = c.sides;
-                    json!({
-                        "score": outcome.token(),
-                        "winner": winner,
-                        "reason": "connection",
-                        "sides": [a.name(), b.name()],
-                        "chain": c.cells.cells().map(|x| x.to_string()).collect::<Vec<_>>(),
-                        "text": format!("{side} connects {} and {}", a.name(), b.name()),
-                    })
-                } else {
-                    json!({
-                        "score": outcome.token(),
-                        "winner": winner,
-                        "reason": "central count",
-                        "central": central,
-                        "text": format!("no connection: {side} wins the central count {}", count_text(pos)),
-                    })
-                }
-            }
-            _ => {
-                let text = if pos.variant() == Variant::Basic {
-                    "no connection: a draw".to_string()
-                } else {
-                    format!(
-                        "no connection: the central count is tied {}",
-                        count_text(pos)
-                    )
-                };
-                json!({
-                    "score": outcome.token(),
-                    "winner": Value::Null,
-                    "reason": if pos.variant() == Variant::Basic { "no connection" } else { "central count" },
-                    "central": central,
-                    "text": text,
-                })
-            }
-        }
+        punct_view::board_result(self.position()).unwrap_or(Value::Null)
     }
 
     /// A line for game lists.
@@ -338,12 +294,4 @@ impl LiveGame {
             "clock": crate::clock::summary_json(row),
         })
     }
-}
-
-fn count_text(pos: &Position) -> String {
-    format!(
-        "{}–{}",
-        pos.central_count(Side::White),
-        pos.central_count(Side::Black)
-    )
 }

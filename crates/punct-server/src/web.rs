@@ -83,6 +83,7 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "analysisboard.js": JS,
     "editor.js": JS,
     "pwa.js": JS,
+    "localgame.js": JS,
     "manifest.webmanifest": "application/manifest+json",
     "style.css": CSS,
     "favicon.svg": SVG,

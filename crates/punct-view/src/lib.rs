@@ -82,6 +82,68 @@ pub fn board(pos: &Position, over: bool) -> (Map<String, Value>, Vec<Move>) {
     (fields, legal)
 }
 
+/// How the rules ended the game in `pos` (a connection, the central
+/// count, a draw), as a state's `result` shows it, or `None` while it
+/// goes on. Ends that are not on the board (a resignation, the clock) are
+/// the server's.
+pub fn board_result(pos: &Position) -> Option<Value> {
+    use punct_core::{Outcome, Status, Variant};
+    let status = pos.status();
+    if !status.is_over() {
+        return None;
+    }
+    let outcome = Outcome::from_status(status);
+    let winner = match status {
+        Status::Won(side) => json!(side.name()),
+        _ => Value::Null,
+    };
+    let central = json!({
+        "white": pos.central_count(Side::White),
+        "black": pos.central_count(Side::Black),
+    });
+    let count = format!(
+        "{}–{}",
+        pos.central_count(Side::White),
+        pos.central_count(Side::Black)
+    );
+    Some(match status {
+        Status::Won(side) => match pos.connection(side) {
+            Some(c) => {
+                let (a, b) = c.sides;
+                json!({
+                    "score": outcome.token(),
+                    "winner": winner,
+                    "reason": "connection",
+                    "sides": [a.name(), b.name()],
+                    "chain": c.cells.cells().map(|x| x.to_string()).collect::<Vec<_>>(),
+                    "text": format!("{side} connects {} and {}", a.name(), b.name()),
+                })
+            }
+            None => json!({
+                "score": outcome.token(),
+                "winner": winner,
+                "reason": "central count",
+                "central": central,
+                "text": format!("no connection: {side} wins the central count {count}"),
+            }),
+        },
+        _ => {
+            let basic = pos.variant() == Variant::Basic;
+            json!({
+                "score": outcome.token(),
+                "winner": Value::Null,
+                "reason": if basic { "no connection" } else { "central count" },
+                "central": central,
+                "text": if basic {
+                    "no connection: a draw".to_string()
+                } else {
+                    format!("no connection: the central count is tied {count}")
+                },
+            })
+        }
+    })
+}
+
 /// The legal moves grouped, about a third of their list's size: additions
 /// under `"T/0"` (kind and rotation) as the cells of their PÜNCT
 /// (`"B3 C4 …"`), every other move under `"moves"` (`"G5-G9/4 G5-G5/3 …"`,

@@ -8,7 +8,8 @@
 //! played from it. Its `op` is one of:
 //!
 //! - `view`: the board as the server's state shows it (punct-view's
-//!   fields), with `legal_compact` and `legal_count`;
+//!   fields), with `legal_compact`, `legal_count`, the `outcome` word and,
+//!   when the rules ended the game, its `result` as the server words it;
 //! - `status`: the `position` string, the `outcome` word (`ongoing`,
 //!   `white`, `black`, `draw`), `to_move`, the `central` counts and
 //!   `legal_count`, without the board;
@@ -335,6 +336,10 @@ fn report(info: &mut dyn FnMut(&str), i: &Info) {
 fn view(pos: &Position) -> Value {
     let (mut fields, legal) = punct_view::board(pos, pos.status().is_over());
     fields.insert("outcome".into(), json!(pos.status().word()));
+    fields.insert(
+        "result".into(),
+        punct_view::board_result(pos).unwrap_or(Value::Null),
+    );
     fields.insert("legal_count".into(), json!(legal.len()));
     fields.insert(
         "legal_compact".into(),

@@ -24,6 +24,8 @@ pub(crate) async fn status(State(app): Shared) -> axum::Json<serde_json::Value> 
     axum::Json(json!({
         "games_in_memory": app.games_in_memory(),
         "live_sockets": app.sockets.total(),
+        // The page's own games against the AI think as long as the server's.
+        "ai_movetime_ms": app.config.ai_movetime_ms,
     }))
 }
 
