@@ -31,6 +31,8 @@
 //!   `none_in_reserve`, `triangle_bridge`, `uneven`, `punct_on_opponent`,
 //!   `punct_over_empty`); for `remove` of a piece others rest on, the
 //!   position reader's message;
+//! - `perft` with `depth` (0–4): the number of move sequences and the
+//!   time it took, for comparing the module with the native build;
 //! - `record_read` with `record` (a record's text): its `start` position
 //!   string and `moves`, checked; `record_write` with `moves` (and
 //!   `position` or `variant`, the start): the record's text.
@@ -190,6 +192,15 @@ fn answer(req: &Map<String, Value>, info: &mut dyn FnMut(&str)) -> Answer {
             tokens.remove(at);
             Ok(())
         })?)),
+        "perft" => {
+            // For measuring the module against the native build.
+            let depth = number(req, "depth", 0, 4)?.unwrap_or(1) as u32;
+            let started = Instant::now();
+            let mut pos = pos;
+            let nodes = pos.perft(depth);
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            Ok(json!({"depth": depth, "nodes": nodes, "time_ms": ms}))
+        }
         "record_read" => {
             let record = Record::parse(text_of(req, "record")?)
                 .map_err(|e| refusal("bad_record", e.to_string()))?;
@@ -215,7 +226,7 @@ fn answer(req: &Map<String, Value>, info: &mut dyn FnMut(&str)) -> Answer {
         other => Err(refusal(
             "bad_request",
             format!(
-                "op: unknown `{other}` (view, status, legal, check, play, ai, analyse, place, remove, record_read, record_write)"
+                "op: unknown `{other}` (view, status, legal, check, play, ai, analyse, place, remove, perft, record_read, record_write)"
             ),
         )),
     }

@@ -208,3 +208,10 @@ fn records_are_read_and_written() {
     let bad = call(json!({"op": "record_read", "record": "1. Q@Z9/9"}));
     assert_eq!(bad["error"], "bad_record", "{bad}");
 }
+
+#[test]
+fn perft_counts_as_the_rules_crate_does() {
+    let v = call(json!({"op": "perft", "depth": 2}));
+    let mut pos = punct_core::Position::new(punct_core::Variant::Standard);
+    assert_eq!(v["nodes"].as_u64(), Some(pos.perft(2)), "{v}");
+}
