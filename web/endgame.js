@@ -2,7 +2,8 @@
 // "You lost", "Draw", or who won for a spectator) with the reason in
 // words, a rated game's new ratings and their changes ("White 1512
 // (+12)"), and what to do next: a rematch (colours swapped; online the
-// opponent accepts), a new game, the rematch's link once it has begun.
+// opponent accepts), a new game, the rematch's link once it has begun,
+// and the game on the analysis board (/analysis?game=ID).
 
 import { h, show, other, tSide, edgeName } from "./dom.js";
 import { t } from "./i18n.js";
@@ -84,13 +85,17 @@ export class EndOfGame {
     this.declineBtn = btn("decline-rematch", t("game.end.decline_rematch"), () => this.onRematch("decline"));
     this.rematchLink = h("a", { class: "button", "data-testid": "rematch-link", "data-nav": "" }, t("game.end.go_to_rematch"));
     this.newGame = h("a", { href: "/", class: "button", "data-nav": "", "data-testid": "new-game" }, t("game.end.new_game"));
+    // The finished game on the analysis board (analysisboard.js): its moves, a tree to try others in, the engine.
+    this.analyseLink = h("a", {
+      class: "button", "data-nav": "", "data-testid": "analyse-game", title: t("analysisboard.analyse_game_title"),
+    }, t("analysisboard.analyse_game"));
     this.rating = h("p", { class: "end-rating", "data-testid": "result-rating" });
     show(this.rating, false);
     this.ratingFor = null; // the game whose ratings are asked for or shown
     this.el = h("div", { class: "result-banner", "data-testid": "result-banner", role: "status" },
       h("div", { class: "end-head" }, this.title, this.score),
       this.reason, this.rating, this.note,
-      h("div", { class: "row buttons" }, this.rematchBtn, this.acceptBtn, this.declineBtn, this.rematchLink, this.newGame));
+      h("div", { class: "row buttons" }, this.rematchBtn, this.acceptBtn, this.declineBtn, this.rematchLink, this.newGame, this.analyseLink));
     show(this.el, false);
   }
 
@@ -144,6 +149,7 @@ export class EndOfGame {
     // An aborted game has no result to show.
     this.score.textContent = r.reason === "aborted" ? "" : r.score;
     this.reason.textContent = reasonText(r);
+    this.analyseLink.setAttribute("href", `/analysis?game=${encodeURIComponent(s.id)}`);
     const notes = [];
     if (s.assisted) notes.push(t("game.end.assisted"));
     const player = seats.length > 0;

@@ -82,9 +82,10 @@ fn lines_of(result: &SearchResult, reports: &[Option<Info>]) -> Vec<Line> {
             vec![result.best]
         },
     }];
+    // Every report, the first too: when a last partial depth changed the
+    // choice, the line that led before is still one of the best three.
     let mut others: Vec<Line> = reports
         .iter()
-        .skip(1)
         .flatten()
         .filter(|i| !i.pv.is_empty())
         .map(|i| Line {
@@ -215,14 +216,14 @@ mod tests {
         assert_eq!(lines[0].pv.len(), 2, "the result's own line");
 
         // A last partial depth changed the choice to what was line 2: it
-        // is not shown twice.
+        // is not shown twice, and the line that led before stays.
         let changed = SearchResult {
             best: mv("E@D8/0"),
             pv: vec![],
             ..result.clone()
         };
         let lines = lines_of(&changed, &reports);
-        assert_eq!(moves(&lines), ["E@D8/0", "E@D6/3"]);
+        assert_eq!(moves(&lines), ["E@D8/0", "E@D6/3", "C@D7/0"]);
         assert_eq!(lines[0].pv, [mv("E@D8/0")]);
 
         // An engine that reports one line: that one.
