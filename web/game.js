@@ -6,7 +6,7 @@
 // built and drawn by the view (gameview.js); the board is the move
 // chooser (chooser.js), fed the live state's legal moves.
 
-import { api, LiveSocket } from "./api.js";
+import { api, ApiError, LiveSocket } from "./api.js";
 import * as engine from "./engine.js";
 import { isLocal, LocalGame } from "./localgame.js";
 import { gameMemory, nameProblem, playerName, tSide } from "./dom.js";
@@ -111,6 +111,7 @@ class GameScreen {
     // socket sends moves, not whole states.
     const rules = await engine.available();
     if (this.destroyed) return;
+    this.rulesHere = rules;
     this.socket = new LiveSocket(this.id, {
       ask: rules ? engine.ask : null,
       state: this.live,
@@ -383,6 +384,15 @@ class GameScreen {
 
   /** Plays `text` (notation, from the board or typed); answers whether the server took it. */
   async sendMove(text) {
+    // The page's own rules judge the move first: a refusal is said at once,
+    // in the server's words, with no round trip (the server judges again).
+    if (!this.local && this.rulesHere && this.live.position) {
+      const checked = await engine.ask({ op: "check", position: this.live.position, move: text });
+      if (checked.legal === false) {
+        this.fail(new ApiError("illegal_move", checked.message, 422, { ...checked.params, move: checked.move }, checked.reason));
+        return false;
+      }
+    }
     const ok = await this.act("move", { move: text, ply: this.live.ply });
     if (ok) {
       this.chooser.deselect();
