@@ -9,6 +9,7 @@
 
 import { api } from "./api.js";
 import { h, show, other, gameMemory, tSide, tNodes } from "./dom.js";
+import { localGameSummaries } from "./localgame.js";
 import { t, currentLang, errorText } from "./i18n.js";
 
 /** The most games "My games" asks about (the server's limit for `ids`). */
@@ -237,19 +238,25 @@ export function gameLists() {
     try {
       // Newest first: the memory keeps the order games came in.
       const ids = Object.keys(gameMemory.all()).reverse().slice(0, MY_GAMES_MAX);
-      if (!ids.length) {
+      // The games against the AI played on this device (localgame.js).
+      const local = localGameSummaries();
+      if (!ids.length && !local.length) {
         myList.replaceChildren(info(t("start.list.none")));
         show(more, false);
         return;
       }
-      let games;
+      let games = [];
       try {
-        ({ games } = await api.myGames(ids));
+        if (ids.length) ({ games } = await api.myGames(ids));
       } catch (e) {
-        if (!closed) myList.replaceChildren(info(t("start.list.mine_failed", { error: errorText(e) })));
-        return;
+        // Offline, this device's own games still show.
+        if (!local.length) {
+          if (!closed) myList.replaceChildren(info(t("start.list.mine_failed", { error: errorText(e) })));
+          return;
+        }
       }
       if (closed) return;
+      games = [...games, ...local];
       // Games the server no longer has are simply not in the answer.
       games.sort((a, b) => b.created - a.created || (a.id < b.id ? -1 : 1));
       render(games);
@@ -269,7 +276,7 @@ export function gameLists() {
     }
     const memory = gameMemory.all();
     const shown = showAll ? games : games.slice(0, MY_GAMES_SHOWN);
-    myList.replaceChildren(...shown.map((g) => myGameLine(g, seatsOf(memory[g.id]))));
+    myList.replaceChildren(...shown.map((g) => myGameLine(g, seatsOf(memory[g.id]) ?? g.you ?? null)));
     more.textContent = t("start.list.show_all", { count: games.length });
     show(more, shown.length < games.length);
   }

@@ -72,6 +72,33 @@ export async function createLocalGame({ variant = "standard", level = 1, side = 
   return id;
 }
 
+/**
+ * This browser's games against the AI, as the server's game lists show a
+ * game (docs/API.md), for "My games": newest first.
+ */
+export function localGameSummaries() {
+  return Object.values(all())
+    .filter((r) => r && isLocal(r.id))
+    .map((r) => {
+      const human = r.ai_side === "white" ? "black" : "white";
+      const first = r.start.split(":")[1] === "w" ? "white" : "black";
+      const s = r.seen || {};
+      const over = !!r.end || s.status === "over";
+      const moverNext = (r.moves.length % 2 === 0) === (first === "white") ? "white" : "black";
+      return {
+        id: r.id, mode: "ai", local: true, ai: { level: r.level, side: r.ai_side }, variant: r.variant,
+        players: {
+          white: { name: r.ai_side === "white" ? null : r.name, ai: r.ai_side === "white" },
+          black: { name: r.ai_side === "black" ? null : r.name, ai: r.ai_side === "black" },
+        },
+        status: over ? "over" : "ongoing", to_move: over ? null : moverNext,
+        result: r.end ? r.end.score : over ? s.score ?? null : null,
+        ply: r.moves.length, created: r.created, updated: r.updated, clock: null, you: [human],
+      };
+    })
+    .sort((a, b) => b.created - a.created);
+}
+
 /** A local game as the game screen sees a game's home. */
 export class LocalGame {
   constructor(id) {
@@ -124,6 +151,9 @@ export class LocalGame {
     if (ply != null && n < total) {
       state.replay = true;
       state.plies_total = total;
+    } else if (!r.seen || r.seen.ply !== n || r.seen.status !== state.status) {
+      // For the game lists, which do not run the rules: how it stands.
+      keep({ ...r, seen: { ply: n, status: state.status, score: state.result ? state.result.score : null } });
     }
     return state;
   }

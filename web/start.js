@@ -251,7 +251,11 @@ export function startScreen(root, navigate) {
         })))));
   const openRecord = h("section", { class: "panel open-record" },
     h("h2", {}, t("start.record.title")),
-    label({}, t("start.record.label"), file));
+    label({}, t("start.record.label"), file),
+    // The boards that need no game: they run on the page's own rules.
+    h("p", { class: "start-tools" },
+      h("a", { href: "/analysis", "data-nav": "", "data-testid": "to-analysis" }, t("title.analysis")), " · ",
+      h("a", { href: "/editor", "data-nav": "", "data-testid": "to-editor" }, t("title.editor"))));
 
   root.replaceChildren(siteNav("play"), h("div", { class: "start", "data-testid": "start" },
     h("header", { class: "start-header" }, h("h1", {}, "PÜNCT"),

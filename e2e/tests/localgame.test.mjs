@@ -2,7 +2,7 @@
 // start page, then the server is stopped — the page goes on, the moves
 // made by clicking are judged by the page's own rules, level 4 answers from
 // the page's worker, the game ends with its result, the moves replay and
-// the game is still there after the page is reopened. (Casual games only:
+// the game is still there after the page is reopened and in "My games". (Casual games only:
 // rated ones stay on the server.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -74,6 +74,12 @@ test('a game against level 4 on this device goes on with the server gone', { tim
       const again = await localState(page, id);
       assert.equal(again.ply, state.ply);
       assert.equal(again.status, 'over');
+      // "My games" on the start page lists it, from this device, offline.
+      await page.locator(tid('nav-play')).click();
+      const line = page.locator(`${tid('my-games')} li[data-game="${id}"]`);
+      await line.waitFor();
+      const text = await line.textContent();
+      assert.match(text, state.result.winner === 'white' ? /won/ : /lost/, text);
       console.log(`local game: ${state.ply} plies, ${state.result.reason}, winner ${state.result.winner}`);
     });
   } finally {
