@@ -352,6 +352,14 @@ export class LiveSocket {
       board = await this.ask({ op: "view", position: before.start, moves: next.moves });
     }
     if (board) {
+      if (board.error === "unavailable") {
+        // The page's rules did not load: whole states from now on.
+        this.ask = null;
+        this.state = null;
+        this.url = this.url.replace("&updates=moves", "");
+        this.ws?.close();
+        return null;
+      }
       if (board.error) return null;
       for (const field of BOARD_FIELDS) next[field] = board[field];
       next.last_move = next.moves.length ? next.moves[next.moves.length - 1] : null;

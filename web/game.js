@@ -108,10 +108,11 @@ class GameScreen {
       return;
     }
     // The page's own rules (WebAssembly in a worker): with them the live
-    // socket sends moves, not whole states.
-    const rules = await engine.available();
-    if (this.destroyed) return;
-    this.rulesHere = rules;
+    // socket sends moves, not whole states. The socket opens at once (a
+    // move made meanwhile goes over it); should the module not load, the
+    // socket goes back to whole states by itself.
+    const rules = typeof Worker !== "undefined" && typeof WebAssembly !== "undefined";
+    engine.available().then((ok) => { this.rulesHere = ok; });
     this.socket = new LiveSocket(this.id, {
       ask: rules ? engine.ask : null,
       state: this.live,

@@ -79,7 +79,9 @@ export function watchPage(page, label) {
  * `contextOptions` replace the desktop defaults (a phone's viewport, touch).
  */
 export async function newPage(browser, label, contextOptions = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...contextOptions });
+  // Service workers only where a test asks for them (the PWA's): each
+  // would fetch the whole release into its cache, in every context.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, serviceWorkers: 'block', ...contextOptions });
   context.setDefaultTimeout(T.step);
   // Every Content-Security-Policy violation, across navigations and reloads.
   const csp = [];

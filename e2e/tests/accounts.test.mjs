@@ -136,6 +136,8 @@ test('sign up, the name in the header, a reload keeps it, sign out, a wrong pass
     await other.goto(`${url}/signup`);
     res = await submit(other, 'signup', 'Ada', PASSWORD);
     assert.equal(res.status(), 409);
+    // (The answer has come; the page words it a moment later.)
+    await other.locator(tid('signup-name-error')).filter({ hasText: /\S/ }).waitFor();
     assert.equal(await text(other, 'signup-name-error'), await en('error.name_taken', { name: 'Ada' }));
     await other.context().close();
 

@@ -12,7 +12,7 @@ const pages = [];
 
 test('the site installs, and opens and plays offline once visited', { timeout: 90000 }, async () => {
   await withArtifacts('pwa', () => pages, async () => {
-    const page = await newPage(env.browser, 'pwa', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const page = await newPage(env.browser, 'pwa', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, serviceWorkers: 'allow' });
     pages.push(page);
     const { url } = env.server;
 
