@@ -1021,8 +1021,8 @@ class Run:
         return f"{len(self.faults.done)} faults"
 
     def answers(self):
-        """Every answer by kind; 5xx only in a fault's window (and the
-        db-timeout after it), and none that hung."""
+        """Every answer by kind; 5xx only from requests in flight during a
+        fault's window (and the db-timeout after it), and none that hung."""
         windows = [(t0, t1 + (ready or 30) + DB_TIMEOUT + 2) for _, t0, t1, ready, _ in self.faults.done]
         tally = {}
         outside = []
@@ -1030,7 +1030,9 @@ class Run:
         for t, secs, port, what, status, code in REQUESTS.rows:
             key = f"{status}{' ' + code if code else ''}"
             tally[key] = tally.get(key, 0) + 1
-            inside = any(a <= t <= b for a, b in windows)
+            # In flight at any moment of a window: a request sent just
+            # before a fault may be answered by it.
+            inside = any(t <= b and t + secs >= a for a, b in windows)
             if (isinstance(status, int) and status >= 500 or status == "timeout") and not inside:
                 outside.append(f"{what} on :{port} at {t - T_LOAD[0]:.1f} s: {key}")
             if isinstance(status, int) and secs > 2 * DB_TIMEOUT + 2:
