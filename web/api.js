@@ -1,5 +1,7 @@
 // Everything the page asks the server, in one place (docs/API.md).
 
+import { ask } from "./engine.js";
+
 /**
  * An error answer of the API: `code` and `message` are the server's,
  * `params` the values it names (a cell, a limit) and, for an illegal move,
@@ -24,7 +26,36 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Whether this page is a static copy of the site (`punct site`, docs/SITE.md):
+ * no server at all, so what needs one is not offered.
+ */
+export const staticSite = globalThis.document?.documentElement?.dataset?.site === "static";
+
+// What the page's own module answers when there is no server: the board's
+// drawing data and the learning routes (crates/punct-wasm/src/offline.rs,
+// the same answers as the server's).
+const OFFLINE = /^\/api\/(board$|learn\/)/;
+
+/** The answer of the page's module to `method path` (an offline route). */
+async function fromModule(method, path, body) {
+  const url = new URL(path, location.origin);
+  const query = Object.fromEntries(url.searchParams);
+  // The puzzle of the day: the server's day is UTC's.
+  if (url.pathname === "/api/learn/puzzles/daily" && !query.date) query.date = new Date().toISOString().slice(0, 10);
+  const segments = url.pathname.slice(1).split("/").map(decodeURIComponent);
+  const answer = await ask({ op: "api", method, segments, query, body: body ?? null });
+  if (answer.error) throw new ApiError("network", `no server, and the page's rules did not load (${answer.message})`);
+  if (answer.status >= 400) throw ApiError.from(answer.body.error, answer.status);
+  return answer.body;
+}
+
 async function request(method, path, body, signal, headers = {}) {
+  const offline = OFFLINE.test(path.split("?")[0]);
+  if (staticSite) {
+    if (offline) return fromModule(method, path, body);
+    throw new ApiError("network", "this copy of the site has no server");
+  }
   let res;
   try {
     res = await fetch(path, {
@@ -35,6 +66,8 @@ async function request(method, path, body, signal, headers = {}) {
     });
   } catch (e) {
     if (e.name === "AbortError") throw e;
+    // Offline: the rules, lessons and puzzles come from the page itself.
+    if (offline) return fromModule(method, path, body);
     throw new ApiError("network", `cannot reach the server (${e.message})`);
   }
   const text = await res.text();

@@ -26,6 +26,7 @@ import { session } from "./session.js";
 import { loadLang, t } from "./i18n.js";
 import { countInTitle } from "./tabcount.js";
 import { installable } from "./pwa.js";
+import { staticSite } from "./api.js";
 
 await Promise.all([loadLang(), session.load()]);
 countInTitle();
@@ -44,13 +45,20 @@ function route() {
   if (location.href === routed) return;
   if (screen) screen.destroy();
   window.scrollTo(0, 0);
-  const game = location.pathname.match(/^\/game\/([A-Za-z0-9-]+)\/?$/);
+  let game = location.pathname.match(/^\/game\/([A-Za-z0-9-]+)\/?$/);
+  if (staticSite) {
+    // A static copy of the site has a file for /game/ only: there a
+    // game's address is /game/?id=… (so a reload finds it).
+    const id = /^\/game\/?$/.test(location.pathname) && new URLSearchParams(location.search).get("id");
+    if (game) history.replaceState(null, "", `/game/?id=${game[1]}`);
+    else if (id && /^[A-Za-z0-9-]+$/.test(id)) game = [null, id];
+  }
   if (game) {
     const id = game[1];
     const fragment = new URLSearchParams(location.hash.slice(1));
     const token = fragment.get("token") || new URLSearchParams(location.search).get("token");
     const invite = fragment.get("invite");
-    if (token) {
+    if (token && !staticSite) {
       gameMemory.add(id, token);
       history.replaceState(null, "", `/game/${id}`);
     }
@@ -59,8 +67,10 @@ function route() {
     screen = gameScreen(root, id, { invite }, navigate);
     return;
   }
-  routed = location.href;
   const path = location.pathname.replace(/\/+$/, "") || "/";
+  // A static host adds the slash of the directory it found the page in.
+  if (staticSite && path !== location.pathname) history.replaceState(null, "", path + location.search + location.hash);
+  routed = location.href;
   const lesson = path.match(/^\/learn\/([A-Za-z0-9_-]+)$/);
   const puzzle = path.match(/^\/puzzles\/([A-Za-z0-9_-]+)$/);
   const profile = path.match(/^\/@\/([^/]+)$/);

@@ -24,7 +24,10 @@ async function load() {
   const url = new URL('punct.wasm', import.meta.url);
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
-  const { instance } = await WebAssembly.instantiateStreaming(response, imports);
+  // A static host may not say application/wasm, which streaming needs.
+  const { instance } = response.headers.get('content-type')?.startsWith('application/wasm')
+    ? await WebAssembly.instantiateStreaming(response, imports)
+    : await WebAssembly.instantiate(await response.arrayBuffer(), imports);
   module = { exports: instance.exports, current: undefined };
   return module;
 }

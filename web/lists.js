@@ -10,6 +10,7 @@
 import { api } from "./api.js";
 import { h, show, other, gameMemory, tSide, tNodes } from "./dom.js";
 import { localGameSummaries } from "./localgame.js";
+import { staticSite } from "./api.js";
 import { t, currentLang, errorText } from "./i18n.js";
 
 /** The most games "My games" asks about (the server's limit for `ids`). */
@@ -299,7 +300,7 @@ export function gameLists() {
   const load = () => {
     if (closed || document.hidden) return;
     loadMine();
-    loadWatch();
+    if (!staticSite) loadWatch();
   };
   load();
   const timer = setInterval(load, REFRESH_MS);

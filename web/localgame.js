@@ -1,4 +1,5 @@
-// Casual games against the AI played in this browser: the rules and the
+// Casual games against the AI (and, on a static copy of the site, games
+// of two people at one screen) played in this browser: the rules and the
 // AI run in the page's worker (engine.js, punct.wasm), the game is kept in
 // this browser's storage, and once the page is loaded nothing needs the
 // server — the game goes on with the network gone. Rated games and games
@@ -21,6 +22,12 @@ const KEEP = 50;
 const DEFAULT_MOVETIME = 1000;
 
 export const isLocal = (id) => /^local-[a-z0-9]{6,20}$/.test(id || "");
+
+/** The sides the person at this screen plays: both in a game without the AI. */
+const peopleOf = (r) => (r.ai_side ? [r.ai_side === "white" ? "black" : "white"] : ["white", "black"]);
+
+/** Who moves at ply `i` of record `r`. */
+const moverOf = (r, i) => ((i % 2 === 0) === (r.start.split(":")[1] === "w") ? "white" : "black");
 
 function all() {
   try {
@@ -55,19 +62,20 @@ async function movetime() {
 
 /**
  * A new game against AI level `level` (1–4), the person playing `side`
- * (`white`, `black` or `random`), kept in this browser; its id.
+ * (`white`, `black` or `random`), kept in this browser; its id. With
+ * `level` null, a game of two people at this screen (no AI).
  */
 export async function createLocalGame({ variant = "standard", level = 1, side = "white", name = null }) {
   const start = await engine.ask({ op: "view", variant });
   if (start.error) throw new Error(start.message);
   // Asked now, while the server is surely there: how long the AI thinks.
-  await movetime();
+  if (level != null) await movetime();
   const human = side === "random" ? (Math.random() < 0.5 ? "white" : "black") : side;
   const id = `local-${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => (b % 36).toString(36)).join("")}`;
   const now = Date.now();
   keep({
-    id, variant, start: start.position, moves: [], level: Number(level),
-    ai_side: human === "white" ? "black" : "white", name, created: now, updated: now, version: 1, end: null,
+    id, variant, start: start.position, moves: [], level: level == null ? null : Number(level),
+    ai_side: level == null ? null : human === "white" ? "black" : "white", name, created: now, updated: now, version: 1, end: null,
   });
   return id;
 }
@@ -80,20 +88,18 @@ export function localGameSummaries() {
   return Object.values(all())
     .filter((r) => r && isLocal(r.id))
     .map((r) => {
-      const human = r.ai_side === "white" ? "black" : "white";
-      const first = r.start.split(":")[1] === "w" ? "white" : "black";
       const s = r.seen || {};
       const over = !!r.end || s.status === "over";
-      const moverNext = (r.moves.length % 2 === 0) === (first === "white") ? "white" : "black";
+      const moverNext = moverOf(r, r.moves.length);
       return {
-        id: r.id, mode: "ai", local: true, ai: { level: r.level, side: r.ai_side }, variant: r.variant,
+        id: r.id, mode: r.ai_side ? "ai" : "hotseat", local: true, ai: r.ai_side ? { level: r.level, side: r.ai_side } : null, variant: r.variant,
         players: {
           white: { name: r.ai_side === "white" ? null : r.name, ai: r.ai_side === "white" },
           black: { name: r.ai_side === "black" ? null : r.name, ai: r.ai_side === "black" },
         },
         status: over ? "over" : "ongoing", to_move: over ? null : moverNext,
         result: r.end ? r.end.score : over ? s.score ?? null : null,
-        ply: r.moves.length, created: r.created, updated: r.updated, clock: null, you: [human],
+        ply: r.moves.length, created: r.created, updated: r.updated, clock: null, you: peopleOf(r),
       };
     })
     .sort((a, b) => b.created - a.created);
@@ -126,13 +132,12 @@ export class LocalGame {
     const moves = r.moves.slice(0, n);
     const board = await engine.ask({ op: "view", position: r.start, moves });
     if (board.error) throw Object.assign(new Error(board.message), { code: board.error });
-    const human = r.ai_side === "white" ? "black" : "white";
     const ended = n === total && r.end;
     const over = board.status === "over" || !!ended;
     const { legal_compact: compact, outcome: _o, legal_count: _c, result: ruled, ...fields } = board;
     const state = {
       ...fields,
-      id: r.id, mode: "ai", local: true, ai: { level: r.level, side: r.ai_side },
+      id: r.id, mode: r.ai_side ? "ai" : "hotseat", local: true, ai: r.ai_side ? { level: r.level, side: r.ai_side } : null,
       version: r.version, created: r.created, updated: r.updated,
       start: r.start, moves, ply: n, last_move: moves.length ? moves[moves.length - 1] : null,
       result: ended ? r.end : ruled ?? null,
@@ -141,11 +146,11 @@ export class LocalGame {
       imported: false, tags: null, ai_thinking: !over && n === total && this.thinking,
       notice: null, notice_code: null, notice_params: null, clock: null,
       players: {
-        white: { name: r.ai_side === "white" ? `PÜNCT AI level ${r.level}` : r.name, ai: r.ai_side === "white", bot: false },
-        black: { name: r.ai_side === "black" ? `PÜNCT AI level ${r.level}` : r.name, ai: r.ai_side === "black", bot: false },
+        white: { name: r.ai_side === "white" ? `PÜNCT AI level ${r.level}` : r.ai_side ? r.name : null, ai: r.ai_side === "white", bot: false },
+        black: { name: r.ai_side === "black" ? `PÜNCT AI level ${r.level}` : r.ai_side ? r.name : null, ai: r.ai_side === "black", bot: false },
       },
       assisted: false, white_user: null, black_user: null, rated: false,
-      rematch_offer: null, rematch: r.rematch ?? null, review: null, chat: [], you: [human],
+      rematch_offer: null, rematch: r.rematch ?? null, review: null, chat: [], you: peopleOf(r),
       legal_moves: over || !compact ? [] : expandLegal({ legal_compact: compact }).legal_moves,
     };
     if (ply != null && n < total) {
@@ -184,22 +189,23 @@ export class LocalGame {
       this.save({ moves: [...r.moves, checked.move] });
     } else if (type === "resign") {
       if (state.status !== "ongoing") throw fail("game_over", "the game is over");
-      const human = r.ai_side === "white" ? "black" : "white";
-      this.save({ end: { score: r.ai_side === "white" ? "1-0" : "0-1", winner: r.ai_side, reason: "resignation", side: human, text: `${human} resigns` } });
+      // Against the AI the person resigns; at one screen, the side to move.
+      const human = r.ai_side ? peopleOf(r)[0] : state.to_move;
+      const winner = human === "white" ? "black" : "white";
+      this.save({ end: { score: winner === "white" ? "1-0" : "0-1", winner, reason: "resignation", side: human, text: `${human} resigns` } });
     } else if (type === "abort") {
       if (!state.abortable) throw fail("too_late_to_abort", "too late to abort");
-      const human = r.ai_side === "white" ? "black" : "white";
+      const human = r.ai_side ? peopleOf(r)[0] : state.to_move;
       this.save({ end: { score: "*", winner: null, reason: "aborted", side: human, text: `${human} aborted the game` } });
     } else if (type === "takeback" && action === "request") {
       // As on the server: a game the rules ended may be taken back, not one
       // resigned or aborted.
       if (r.end) throw fail("game_over", "the game is over");
-      // Back to before the person's last move (and the AI's answer to it).
-      const human = r.ai_side === "white" ? "black" : "white";
-      const first = r.start.split(":")[1] === "w" ? "white" : "black";
-      const moverOf = (i) => ((i % 2 === 0) === (first === "white") ? "white" : "black");
+      // Back to before the person's last move (and the AI's answer to it);
+      // at one screen, the last move.
+      const people = peopleOf(r);
       let n = r.moves.length;
-      while (n > 0 && moverOf(n - 1) !== human) n--;
+      while (n > 0 && !people.includes(moverOf(r, n - 1))) n--;
       if (n === 0) throw fail("nothing_to_take_back", "you have not moved yet");
       if (this.thinking) engine.stop();
       this.thinking = false;
@@ -216,7 +222,7 @@ export class LocalGame {
   /** A new game, colours swapped; its id. */
   async rematch() {
     const r = this.record();
-    const human = r.ai_side === "white" ? "black" : "white";
+    const human = peopleOf(r)[0];
     const id = await createLocalGame({ variant: r.variant, level: r.level, side: human === "white" ? "black" : "white", name: r.name });
     this.save({ rematch: id });
     return id;
@@ -231,7 +237,7 @@ export class LocalGame {
   async think() {
     if (this.thinking || this.closed) return;
     const state = await this.game();
-    if (state.status !== "ongoing" || state.to_move !== state.ai.side) return;
+    if (!state.ai || state.status !== "ongoing" || state.to_move !== state.ai.side) return;
     this.thinking = true;
     this.onState(await this.game());
     const r = this.record();

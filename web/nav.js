@@ -7,7 +7,7 @@
 
 import { h } from "./dom.js";
 import { svg } from "./board.js";
-import { api } from "./api.js";
+import { api, staticSite } from "./api.js";
 import { session } from "./session.js";
 import { LANGS, currentLang, chooseLang, t, errorText } from "./i18n.js";
 import { turnsBadge } from "./turns.js";
@@ -107,9 +107,10 @@ export function siteNav(here = null) {
     h("a", { href: "/", "data-nav": "", class: "site-name" }, "PÜNCT"),
     h("nav", { "aria-label": t("nav.label") },
       link("play", "/"), link("rules", "/rules"), link("learn", "/learn"), link("puzzles", "/puzzles"),
-      link("leaderboard", "/leaderboard")),
+      staticSite ? null : link("leaderboard", "/leaderboard")),
     langSwitcher(),
-    account);
+    // A static copy of the site has no accounts.
+    staticSite ? null : account);
   session.onChange((user) => {
     if (!header.isConnected) return false; // this screen is gone
     const hadFocus = account.contains(document.activeElement);

@@ -3,7 +3,7 @@
 // timed) with a time control, opening a record file, and the lists of
 // this browser's games and of games to watch (lists.js).
 
-import { api } from "./api.js";
+import { api, staticSite } from "./api.js";
 import { h, gameMemory, nameProblem, playerName } from "./dom.js";
 import { lobbyPanel } from "./lobby.js";
 import { gameLists, clockText } from "./lists.js";
@@ -173,6 +173,21 @@ export function startScreen(root, navigate) {
     gameMemory.save(created.id, entry);
   }
 
+  /** A game kept and played in this browser (localgame.js): against AI `level`, or (null) at one screen. */
+  async function local(aiLevel) {
+    buttons.forEach((b) => { b.disabled = true; });
+    try {
+      const id = await createLocalGame({
+        variant: variant.value, level: aiLevel, side: colour.value, name: session.user?.name || playerName.get() || null,
+      });
+      if (!closed) navigate(`/game/${id}`);
+    } catch (e) {
+      say(errorText(e));
+    } finally {
+      buttons.forEach((b) => { b.disabled = false; });
+    }
+  }
+
   const file = h("input", { type: "file", accept: ".pgn,.txt,text/plain", "data-testid": "open-record" });
   file.addEventListener("change", async () => {
     const f = file.files && file.files[0];
@@ -192,7 +207,8 @@ export function startScreen(root, navigate) {
   const lists = gameLists();
   // "/?challenge=NAME" (a profile's Challenge): the lobby's form set to challenge them.
   const challenge = new URLSearchParams(window.location.search).get("challenge");
-  const lobby = lobbyPanel({
+  // A static copy of the site has no lobby (no server to meet on).
+  const lobby = staticSite ? null : lobbyPanel({
     clocks: CLOCK_OF, clockGroups, challenge, navigate: (path) => { if (!closed) navigate(path); },
   });
 
@@ -216,34 +232,26 @@ export function startScreen(root, navigate) {
     h("div", { class: "settings" },
       nameSetting,
       label({}, t("start.variant.label"), variant),
-      label({}, t("start.clock.label"), clock),
+      staticSite ? null : label({}, t("start.clock.label"), clock),
       label({}, t("start.colour.label"), colour),
-      ratedBox),
+      staticSite ? null : ratedBox),
     h("div", { class: "cards" },
       h("div", { class: "card" },
         h("h3", {}, t("start.ai.title")),
         label({}, t("start.level.label"), level), levelInfo,
-        h("p", {}, button("start-ai", t("start.ai.button"), () => create({
-          mode: "ai", level: +level.value, side: colour.value, ...(rated.checked ? { rated: true } : {}),
-        }))),
+        h("p", {}, button("start-ai", t("start.ai.button"), () => (staticSite
+          ? local(+level.value)
+          : create({ mode: "ai", level: +level.value, side: colour.value, ...(rated.checked ? { rated: true } : {}) })))),
         // The same game played by the page itself (localgame.js): casual,
-        // without a clock, and going on with the network gone.
-        h("p", { class: "small" }, t("start.ai.local_about")),
-        h("p", {}, button("start-ai-local", t("start.ai.local_button"), async () => {
-          try {
-            const id = await createLocalGame({
-              variant: variant.value, level: +level.value, side: colour.value, name: session.user?.name || playerName.get() || null,
-            });
-            if (!closed) navigate(`/game/${id}`);
-          } catch (e) {
-            say(errorText(e));
-          }
-        }))),
+        // without a clock, and going on with the network gone. (On a
+        // static copy of the site, every game is.)
+        staticSite ? null : h("p", { class: "small" }, t("start.ai.local_about")),
+        staticSite ? null : h("p", {}, button("start-ai-local", t("start.ai.local_button"), () => local(+level.value)))),
       h("div", { class: "card" },
         h("h3", {}, t("start.hotseat.title")),
         h("p", { class: "small" }, t("start.hotseat.about")),
-        button("start-hotseat", t("start.hotseat.button"), () => create({ mode: "hotseat" }))),
-      h("div", { class: "card" },
+        button("start-hotseat", t("start.hotseat.button"), () => (staticSite ? local(null) : create({ mode: "hotseat" })))),
+      staticSite ? null : h("div", { class: "card" },
         h("h3", {}, t("start.online.title")),
         h("p", { class: "small" }, t("start.online.about")),
         button("start-online", t("start.online.button"), () => create({
@@ -251,7 +259,7 @@ export function startScreen(root, navigate) {
         })))));
   const openRecord = h("section", { class: "panel open-record" },
     h("h2", {}, t("start.record.title")),
-    label({}, t("start.record.label"), file),
+    staticSite ? null : label({}, t("start.record.label"), file),
     // The boards that need no game: they run on the page's own rules.
     h("p", { class: "start-tools" },
       h("a", { href: "/analysis", "data-nav": "", "data-testid": "to-analysis" }, t("title.analysis")), " · ",
@@ -262,15 +270,15 @@ export function startScreen(root, navigate) {
       h("p", {}, t("start.intro"))),
     message,
     h("div", { class: "start-main" },
-      h("div", { class: "start-new" }, lobby.element, newGame, openRecord),
-      h("div", { class: "start-lists" }, lists.myGames, lists.watch))));
+      h("div", { class: "start-new" }, lobby?.element, newGame, openRecord),
+      h("div", { class: "start-lists" }, lists.myGames, staticSite ? null : lists.watch))));
 
   return {
     destroy() {
       closed = true;
       stopSession();
       lists.destroy();
-      lobby.destroy();
+      lobby?.destroy();
     },
   };
 }

@@ -10,7 +10,8 @@
 
 import { h, show, gameMemory } from "./dom.js";
 import { t, errorText } from "./i18n.js";
-import { api } from "./api.js";
+import { api, staticSite } from "./api.js";
+import { createLocalGame } from "./localgame.js";
 import { Geometry } from "./board.js";
 import { storedIds, loadOnce, learnFrame, listItem, LearnView } from "./learnview.js";
 
@@ -67,6 +68,12 @@ export function tutorialScreen(root, navigate, lessonId) {
         button.disabled = true;
         say.textContent = "";
         try {
+          // A static copy of the site plays it in the page (localgame.js).
+          if (staticSite) {
+            const id = await createLocalGame({ level: 1, side: "white" });
+            if (!frame.closed) navigate(`/game/${id}`);
+            return;
+          }
           const created = await api.createGame({ mode: "ai", level: 1, side: "white", variant: "standard" });
           remember(created);
           if (!frame.closed) navigate(`/game/${created.id}`);

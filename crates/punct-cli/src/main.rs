@@ -13,6 +13,7 @@ mod play;
 mod puzzles_cmd;
 mod render;
 mod serve_cmd;
+mod site_cmd;
 mod solve_cmd;
 mod suite_cmd;
 mod tune_cmd;
@@ -93,6 +94,8 @@ enum Command {
     Tune(Box<tune_cmd::TuneArgs>),
     /// Run the game server: play in the browser at http://127.0.0.1:8080
     Serve(Box<serve_cmd::ServeArgs>),
+    /// Write the site as static files, for a host without a server
+    Site(site_cmd::SiteArgs),
     /// The games database: migrate its schema, copy games between databases
     Db(db_cmd::DbArgs),
     /// Play as a bot account on a server, with any engine speaking the protocol
@@ -348,6 +351,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Suite(args) => suite_cmd::run(args)?,
         Command::Tune(args) => tune_cmd::run(*args)?,
         Command::Serve(args) => serve_cmd::run(*args)?,
+        Command::Site(args) => site_cmd::run(args)?,
         Command::Db(args) => db_cmd::run(args)?,
         Command::Bot(args) => bot_cmd::run(*args)?,
         Command::Engines => {

@@ -50,6 +50,7 @@ mod web;
 pub use error::ApiError;
 pub use games::{LiveGame, Mode, Notice};
 pub use punct_store::{GameRow, Location, SaveError, Storage, SyncMode};
+pub use web::static_site;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;

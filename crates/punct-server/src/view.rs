@@ -35,16 +35,6 @@ impl GameView {
         self.fields.extend(more);
     }
 
-    /// The state as a JSON value, with the legal moves or without them.
-    pub(crate) fn into_value(self, with_legal: bool) -> Value {
-        let mut fields = self.fields;
-        if with_legal {
-            let legal = self.legal.iter().map(|m| Value::String(m.to_string()));
-            fields.insert("legal_moves".into(), Value::Array(legal.collect()));
-        }
-        Value::Object(fields)
-    }
-
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).expect("a state always serialises")
     }
@@ -109,13 +99,6 @@ impl Serialize for GameView {
 fn board_state(pos: &Position, over: bool) -> GameView {
     let (fields, legal) = punct_view::board(pos, over);
     GameView { fields, legal }
-}
-
-/// The state of a position outside any game (the rules page's diagrams,
-/// lessons and puzzles): the fields of a game's state that describe the
-/// board, with the legal moves unless it is over.
-pub(crate) fn position_view(pos: &Position) -> GameView {
-    board_state(pos, pos.status().is_over())
 }
 
 impl LiveGame {

@@ -170,6 +170,62 @@ pub fn service_worker() -> String {
     TEXT.get_or_init(make).clone()
 }
 
+/// The site as static files (`punct site --out DIR`, docs/SITE.md): every
+/// path a static host serves, with its bytes. The page is marked
+/// `data-site="static"` (api.js): it then asks nothing of a server and
+/// plays, judges and analyses with its own module. Each of the page's
+/// addresses a static host must find gets its copy of the page (a lesson,
+/// a puzzle); a game there is `/game/?id=…`. Refused when built without
+/// the module (`PUNCT_NO_WASM=1`): such a site could do nothing.
+pub fn static_site() -> Result<Vec<(String, Vec<u8>)>, String> {
+    if WASM.is_empty() {
+        return Err(
+            "this punct was built without the page's WebAssembly (PUNCT_NO_WASM=1), \
+             which a site without a server needs: build it without that setting"
+                .to_string(),
+        );
+    }
+    let page = std::str::from_utf8(FILES[0].2).map_err(|e| e.to_string())?;
+    debug_assert_eq!(FILES[0].0, "index.html");
+    let marked = r#"<html lang="en" data-site="static">"#;
+    if !page.contains(r#"<html lang="en">"#) {
+        return Err("index.html has no `<html lang=\"en\">` to mark".to_string());
+    }
+    let page = page.replacen(r#"<html lang="en">"#, marked, 1).into_bytes();
+    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut dirs: Vec<String> = [
+        "",
+        "rules/",
+        "learn/",
+        "puzzles/",
+        "analysis/",
+        "editor/",
+        "game/",
+    ]
+    .iter()
+    .map(|d| d.to_string())
+    .collect();
+    dirs.extend(
+        punct_learn::tutorial::LESSONS
+            .iter()
+            .map(|l| format!("learn/{}/", l.id)),
+    );
+    dirs.extend(
+        punct_learn::puzzles::puzzles()
+            .iter()
+            .map(|p| format!("puzzles/{}/", p.id)),
+    );
+    for dir in dirs {
+        out.push((format!("{dir}index.html"), page.clone()));
+    }
+    for (name, _, bytes) in FILES.iter().skip(1) {
+        out.push((format!("static/{name}"), bytes.to_vec()));
+    }
+    out.push(("static/punct.wasm".to_string(), WASM.to_vec()));
+    out.push(("sw.js".to_string(), service_worker().into_bytes()));
+    Ok(out)
+}
+
 /// An entity tag of a file's bytes (for `ETag` and `If-None-Match`):
 /// the same bytes, the same tag, in every instance of one release.
 pub fn entity_tag(bytes: &[u8]) -> String {

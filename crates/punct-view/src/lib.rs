@@ -9,6 +9,8 @@ use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write;
 
 pub mod analysis;
+pub mod date;
+pub mod learn;
 
 /// The fields that describe the board of `pos`: the variant, the position
 /// string, who is to move and whether it is over, the reserves, the central

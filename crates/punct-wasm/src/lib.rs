@@ -37,6 +37,13 @@
 //!   string and `moves`, checked; `record_write` with `moves` (and
 //!   `position` or `variant`, the start): the record's text.
 //!
+//! - `api` with `method`, `segments` (the path's, decoded: `["api",
+//!   "learn", "lessons"]`), `query` (an object) and `body`: what the
+//!   server answers to that request, for the requests that need no server
+//!   (`GET /api/board` and the learning routes, `/api/learn/…`), as
+//!   `{"status", "body"}`: the page asks these here when it has no server
+//!   (offline, or a static copy of the site).
+//!
 //! A refusal is `{"error": code, "message"}`: `bad_request`,
 //! `bad_position`, `bad_move`, `illegal_move` (with `reason`, `params` and
 //! `index`, the move's place in `moves`), `game_over`. Progress of `ai` and
@@ -51,10 +58,15 @@ use punct_view::analysis::{analyse, score_json};
 use serde_json::{json, Map, Value};
 use std::sync::atomic::AtomicBool;
 
+mod offline;
+
 /// The answer to one request (a JSON text); `info` hears a search's
 /// progress, one JSON text per report.
 pub fn handle(request: &str, info: &mut dyn FnMut(&str)) -> String {
     let answer = match serde_json::from_str::<Value>(request) {
+        Ok(Value::Object(req)) if req.get("op").and_then(Value::as_str) == Some("api") => {
+            return offline::answer(&req);
+        }
         Ok(Value::Object(req)) => answer(&req, info).unwrap_or_else(|e| e),
         Ok(_) => refusal("bad_request", "a request is a JSON object"),
         Err(e) => refusal("bad_request", format!("the request is not JSON: {e}")),
@@ -226,7 +238,7 @@ fn answer(req: &Map<String, Value>, info: &mut dyn FnMut(&str)) -> Answer {
         other => Err(refusal(
             "bad_request",
             format!(
-                "op: unknown `{other}` (view, status, legal, check, play, ai, analyse, place, remove, perft, record_read, record_write)"
+                "op: unknown `{other}` (view, status, legal, check, play, ai, analyse, place, remove, perft, record_read, record_write, api)"
             ),
         )),
     }

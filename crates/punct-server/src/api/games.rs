@@ -302,52 +302,10 @@ pub(crate) async fn get_game(
     Ok(json_text(StatusCode::OK, state.to_text()))
 }
 
-/// The board and the pieces' shapes, for drawing (no rules: which moves
-/// are legal always comes from a game's state).
+/// The board and the pieces' shapes, for drawing (punct-view's, which the
+/// page's module gives too when there is no server).
 pub(crate) async fn board() -> Response {
-    use punct_core::{Cell, Edge, Kind};
-    let i9: Cell = "I9".parse().expect("I9 is a cell");
-    let cells: Vec<Value> = Cell::all()
-        .map(|c| {
-            let edges: Vec<&str> = Edge::PAIRS
-                .iter()
-                .flat_map(|&(a, b)| [a, b])
-                .filter(|e| e.contains(c))
-                .map(|e| e.name())
-                .collect();
-            json!({"name": c.to_string(), "col": c.col(), "row": c.row(),
-                   "central": c.is_central(), "edges": edges})
-        })
-        .collect();
-    let mut kinds = serde_json::Map::new();
-    for kind in Kind::ALL {
-        // Each rotation's dots (PÜNCT first) as column/row steps from the PÜNCT.
-        let rotations: Vec<Value> = (0..kind.rotations())
-            .map(|r| {
-                let cells = punct_core::footprint(kind, i9, r).expect("I9 fits every piece");
-                Value::Array(
-                    cells
-                        .iter()
-                        .map(|c| {
-                            json!([
-                                c.col() as i32 - i9.col() as i32,
-                                c.row() as i32 - i9.row() as i32
-                            ])
-                        })
-                        .collect(),
-                )
-            })
-            .collect();
-        kinds.insert(
-            kind.to_string(),
-            json!({"count": kind.count(), "rotations": rotations}),
-        );
-    }
-    let pairs: Vec<Value> = Edge::PAIRS
-        .iter()
-        .map(|(a, b)| json!([a.name(), b.name()]))
-        .collect();
-    axum::Json(json!({"cells": cells, "pairs": pairs, "kinds": kinds})).into_response()
+    axum::Json(punct_view::learn::board_info()).into_response()
 }
 
 pub(crate) async fn get_record(
