@@ -40,7 +40,7 @@ export function preferredLang() {
 }
 
 async function fetchCatalogue(l) {
-  const res = await fetch(`/static/i18n/${l}.json`);
+  const res = await fetch(new URL(`i18n/${l}.json`, import.meta.url));
   if (!res.ok) throw new Error(`catalogue ${l}: HTTP ${res.status}`);
   return res.json();
 }

@@ -47,8 +47,8 @@ export function instanceCount() {
 }
 
 /** Starts one `punct serve` process; resolves with its printed address once it listens. */
-async function spawnInstance(bin, dataDir, args, startTimeoutMs) {
-  const env = { ...process.env };
+async function spawnInstance(bin, dataDir, args, startTimeoutMs, extraEnv = {}) {
+  const env = { ...process.env, ...extraEnv };
   delete env.PUNCT_DATABASE_URL;
   const proc = spawn(bin, ['serve', '--port', '0', '--data-dir', dataDir, ...args], {
     env,
@@ -92,7 +92,7 @@ async function stopInstance({ proc }) {
 
 /**
  * Starts `punct serve --port 0 --data-dir <fresh temp dir> --ai-movetime 50`
- * (plus `args`; with PUNCT_TEST_BACKEND=postgres, on a fresh PostgreSQL
+ * (plus `args`, and `env` added to its environment; with PUNCT_TEST_BACKEND=postgres, on a fresh PostgreSQL
  * database; with PUNCT_TEST_INSTANCES=N, N instances on it) and resolves
  * once each prints its address. Returns {url, siteUrl, api, stop, at,
  * siteAt, instances}: `url` is the first instance's http://127.0.0.1:PORT,
@@ -100,7 +100,7 @@ async function stopInstance({ proc }) {
  * may use passkeys); `at(i)` and `siteAt(i)` are instance i's (counted
  * round), so a test puts each of its clients on an instance of its own.
  */
-export async function startServer({ aiMovetime = 50, startTimeoutMs = 20000, args = [] } = {}) {
+export async function startServer({ aiMovetime = 50, startTimeoutMs = 20000, args = [], env = {} } = {}) {
   const count = instanceCount();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'punct-e2e-'));
   const bin = serverBinary();
@@ -111,7 +111,7 @@ export async function startServer({ aiMovetime = 50, startTimeoutMs = 20000, arg
     for (let i = 0; i < count; i++) {
       const dir = count === 1 ? dataDir : path.join(dataDir, `instance${i}`);
       mkdirSync(dir, { recursive: true });
-      instances.push(await spawnInstance(bin, dir, ['--ai-movetime', String(aiMovetime), ...backend, ...args], startTimeoutMs));
+      instances.push(await spawnInstance(bin, dir, ['--ai-movetime', String(aiMovetime), ...backend, ...args], startTimeoutMs, env));
     }
   } catch (e) {
     await Promise.all(instances.map(stopInstance));

@@ -128,46 +128,88 @@ pub fn from_dir(name: &str) -> Option<(&'static str, Vec<u8>)> {
         .map(|b| (content_type, b))
 }
 
-/// The service worker (web/sw.js) as served at `/sw.js`: with this
-/// release's version (a digest of every built-in file) and the list of the
-/// page's files written in, so a new release is a new worker that fetches
-/// its own files.
-pub fn service_worker() -> String {
-    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let template = || -> String {
-        match std::env::var_os("PUNCT_WEB_DIR") {
-            Some(dir) => std::fs::read_to_string(std::path::Path::new(&dir).join("sw.js"))
-                .unwrap_or_default(),
-            None => include_str!("../../../web/sw.js").to_string(),
-        }
-    };
+/// This release's version: a digest of every file the page is made of
+/// (the built-in ones, or `PUNCT_WEB_DIR`'s as they are now), the
+/// WebAssembly and the service worker's script. The page's files are also
+/// served under `/static/v-<release>/…`, named in the page it serves, and
+/// those never change: browsers keep them for good (`immutable`).
+pub fn release() -> String {
+    static RELEASE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     let make = || {
-        let mut files: Vec<String> = vec!["/".to_string()];
         let mut all = Vec::new();
         for (name, _, bytes) in FILES {
-            let (_, bytes) = from_dir(name)
-                .map(|(t, b)| (t, std::borrow::Cow::Owned(b)))
-                .unwrap_or((*name, std::borrow::Cow::Borrowed(*bytes)));
-            all.extend_from_slice(&bytes);
-            files.push(format!("/static/{name}"));
+            match from_dir(name) {
+                Some((_, b)) => all.extend_from_slice(&b),
+                None => all.extend_from_slice(bytes),
+            }
         }
-        if !WASM.is_empty() {
-            all.extend_from_slice(WASM);
-            files.push("/static/punct.wasm".to_string());
-        }
-        let template = template();
-        all.extend_from_slice(template.as_bytes());
-        let version = entity_tag(&all).trim_matches('"').to_string();
-        let list = serde_json::to_string(&files).expect("names serialise");
-        template
-            .replace("\"__VERSION__\"", &format!("\"{version}\""))
-            .replace("__FILES__", &list)
+        all.extend_from_slice(WASM);
+        all.extend_from_slice(worker_template().as_bytes());
+        entity_tag(&all).trim_matches('"').to_string()
     };
     if std::env::var_os("PUNCT_WEB_DIR").is_some() {
         // Working on the page: each request sees the files as they are now.
         return make();
     }
-    TEXT.get_or_init(make).clone()
+    RELEASE.get_or_init(make).clone()
+}
+
+/// The prefix of this release's never-changing file names.
+pub fn versioned_prefix() -> String {
+    format!("/static/v-{}/", release())
+}
+
+/// The page as served: its files named under this release's prefix.
+pub fn page() -> Vec<u8> {
+    let (_, bytes) = from_dir("index.html")
+        .map(|(t, b)| (t, std::borrow::Cow::Owned(b)))
+        .unwrap_or(("", std::borrow::Cow::Borrowed(FILES[0].2)));
+    String::from_utf8_lossy(&bytes)
+        .replace("\"/static/", &format!("\"{}", versioned_prefix()))
+        .into_bytes()
+}
+
+/// A name under `/static/` without its release prefix, and whether it had
+/// this release's (an older one's: a page loaded before a new release,
+/// answered with this release's file but not kept for good).
+pub fn unversioned(name: &str) -> (&str, bool) {
+    match name.strip_prefix("v-").and_then(|rest| rest.split_once('/')) {
+        Some((version, file)) => (file, version == release()),
+        None => (name, false),
+    }
+}
+
+fn worker_template() -> String {
+    match std::env::var_os("PUNCT_WEB_DIR") {
+        Some(dir) => {
+            std::fs::read_to_string(std::path::Path::new(&dir).join("sw.js")).unwrap_or_default()
+        }
+        None => include_str!("../../../web/sw.js").to_string(),
+    }
+}
+
+/// The service worker (web/sw.js) as served at `/sw.js`: with this
+/// release's version and the list of the page's files (`prefix` and each
+/// name: the versioned names the served page asks for, or plain `/static/`
+/// on a static copy of the site) written in, so a new release is a new
+/// worker that fetches its own files.
+pub fn service_worker_for(prefix: &str) -> String {
+    let mut files: Vec<String> = vec!["/".to_string()];
+    for (name, _, _) in FILES.iter().skip(1) {
+        files.push(format!("{prefix}{name}"));
+    }
+    if !WASM.is_empty() {
+        files.push(format!("{prefix}punct.wasm"));
+    }
+    let list = serde_json::to_string(&files).expect("names serialise");
+    worker_template()
+        .replace("\"__VERSION__\"", &format!("\"{}\"", release()))
+        .replace("__FILES__", &list)
+}
+
+/// The served site's service worker.
+pub fn service_worker() -> String {
+    service_worker_for(&versioned_prefix())
 }
 
 /// The site as static files (`punct site --out DIR`, docs/SITE.md): every
@@ -222,7 +264,7 @@ pub fn static_site() -> Result<Vec<(String, Vec<u8>)>, String> {
         out.push((format!("static/{name}"), bytes.to_vec()));
     }
     out.push(("static/punct.wasm".to_string(), WASM.to_vec()));
-    out.push(("sw.js".to_string(), service_worker().into_bytes()));
+    out.push(("sw.js".to_string(), service_worker_for("/static/").into_bytes()));
     Ok(out)
 }
 

@@ -332,42 +332,51 @@ pub(crate) fn router(app: Arc<App>) -> Router {
 // ------------------------------------------------------------ pages
 
 pub(crate) async fn page(headers: HeaderMap) -> Response {
-    embedded("index.html", &headers)
+    let bytes = web::page();
+    tagged(HTML_TYPE, bytes.into(), NO_CACHE, &headers)
 }
 
+const HTML_TYPE: &str = "text/html; charset=utf-8";
+/// Asked again each time (answered 304 while unchanged): the page, the
+/// service worker, and files named without a release.
+const NO_CACHE: &str = "no-cache";
+/// A file under this release's prefix never changes.
+const FOREVER: &str = "public, max-age=31536000, immutable";
+
 pub(crate) async fn static_file(Path(file): Path<String>, headers: HeaderMap) -> Response {
-    if web::file(&file).is_none() {
+    let (name, this_release) = web::unversioned(&file);
+    if web::file(name).is_none() || name == "index.html" {
         return ApiError::not_found("not_found", format!("no file `{file}`")).into_response();
     }
-    embedded(&file, &headers)
+    let found = match web::from_dir(name) {
+        Some((t, b)) => Some((t, std::borrow::Cow::Owned(b))),
+        None => web::file(name).map(|(t, b)| (t, std::borrow::Cow::Borrowed(b))),
+    };
+    let Some((content_type, bytes)) = found else {
+        return ApiError::not_found("not_found", format!("no file `{file}`")).into_response();
+    };
+    let cache = if this_release { FOREVER } else { NO_CACHE };
+    tagged(content_type, bytes, cache, &headers)
 }
 
 /// The service worker, at the site's root so that it serves every page.
 pub(crate) async fn service_worker(headers: HeaderMap) -> Response {
-    embedded("sw.js", &headers)
+    let text = web::service_worker().into_bytes();
+    tagged("text/javascript; charset=utf-8", text.into(), NO_CACHE, &headers)
 }
 
-/// A built-in file (or `PUNCT_WEB_DIR`'s copy), with its entity tag: a
-/// browser that holds this version asks with `If-None-Match` and gets 304
-/// with no body. `no-cache`: it asks each time, so a new release is
-/// seen at once (the names carry no version to make them immutable).
-fn embedded(name: &str, headers: &HeaderMap) -> Response {
-    let found: Option<(&str, std::borrow::Cow<'static, [u8]>)> = if name == "sw.js" {
-        let text = web::service_worker().into_bytes();
-        Some(("text/javascript; charset=utf-8", text.into()))
-    } else {
-        match web::from_dir(name) {
-            Some((t, b)) => Some((t, b.into())),
-            None => web::file(name).map(|(t, b)| (t, b.into())),
-        }
-    };
-    let Some((content_type, bytes)) = found else {
-        return ApiError::not_found("not_found", format!("no file `{name}`")).into_response();
-    };
+/// A file with its entity tag and `cache` rule: a browser that holds
+/// this version asks with `If-None-Match` and gets 304 with no body.
+fn tagged(
+    content_type: &'static str,
+    bytes: std::borrow::Cow<'static, [u8]>,
+    cache: &'static str,
+    headers: &HeaderMap,
+) -> Response {
     let tag = web::entity_tag(&bytes);
     let cache = [
         (header::ETAG, tag.clone()),
-        (header::CACHE_CONTROL, "no-cache".to_string()),
+        (header::CACHE_CONTROL, cache.to_string()),
     ];
     let held = headers
         .get(header::IF_NONE_MATCH)
