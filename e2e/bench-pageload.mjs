@@ -51,7 +51,8 @@ try {
   await page.goto(`${server.url}/`);
   await page.locator('[data-testid="ai-level"]').waitFor();
   const t0 = Date.now();
-  await page.locator('[data-testid="start-ai-local"]').click();
+  await page.locator('[data-testid="time-control"]').selectOption('none');
+  await page.locator('[data-testid="start-ai"]').click();
   await page.waitForURL(/\/game\/local-/);
   await page.locator('[data-testid="reserve-white-T"]').waitFor();
   await page.waitForFunction(() => document.querySelector('[data-testid="game"]')?.dataset.ply === '0');

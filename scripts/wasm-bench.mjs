@@ -14,6 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { wasmModule } from '../e2e/lib/wasm.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const wasmPath = process.env.PUNCT_WASM || path.join(root, 'target/wasm/wasm32-unknown-unknown/wasm/punct_wasm.wasm');
@@ -21,18 +22,8 @@ const bin = process.env.PUNCT_BIN || path.join(root, 'target/debug/punct');
 const games = Number(process.argv[2] || 10);
 const movetime = Number(process.argv[3] || 200);
 
-const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), {
-  env: { punct_now_ms: () => performance.now(), punct_info: () => {} },
-});
-const x = instance.exports;
-const call = (req) => {
-  const b = new TextEncoder().encode(JSON.stringify(req));
-  const p = x.punct_alloc(b.length);
-  new Uint8Array(x.memory.buffer, p, b.length).set(b);
-  x.punct_call(p, b.length);
-  x.punct_free(p, b.length);
-  return JSON.parse(new TextDecoder().decode(new Uint8Array(x.memory.buffer, x.punct_answer_ptr(), x.punct_answer_len())));
-};
+// Loaded and called as the page's worker does (e2e/lib/wasm.mjs).
+const { call } = await wasmModule(readFileSync(wasmPath));
 
 const cases = readFileSync(path.join(root, 'crates/punct-core/tests/data/public.jsonl'), 'utf8').trim().split('\n').map(JSON.parse);
 const mid = cases.filter((c) => c.status === 'ongoing' && c.variant === 'standard' && c.moves.length >= 16).slice(0, 3);

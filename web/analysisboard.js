@@ -34,7 +34,7 @@ import { siteNav } from "./nav.js";
 import { Geometry } from "./board.js";
 import { Chooser, turnControls, ownKey } from "./chooser.js";
 import { PlayerBar } from "./playerbar.js";
-import { gameLayout, storedFlip, storeFlip } from "./layout.js";
+import { gameLayout, moveControls, storedFlip, storeFlip } from "./layout.js";
 import { bestDrawing } from "./moves.js";
 import { countedCells, lastPieceWarning } from "./central.js";
 import { Toast } from "./toast.js";
@@ -680,10 +680,10 @@ class AnalysisBoard {
       boardExtras: [],
       barTop: this.barSlots.top,
       barBottom: this.barSlots.bottom,
-      controls: [
-        h("div", { class: "controls" }, this.turn.button, this.turn.box, this.selInfo, this.passBtn),
-        this.chooser.confirm.el, this.warning,
-        h("div", { class: "controls" }, this.moveInput)],
+      controls: moveControls({
+        turn: this.turn, selInfo: this.selInfo, passBtn: this.passBtn,
+        confirm: this.chooser.confirm.el, warning: this.warning, moveInput: this.moveInput,
+      }),
       side: [treePanel, enginePanel, positionPanel, recordPanel],
     });
     this.el.classList.add("analysis-board");

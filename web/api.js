@@ -123,7 +123,11 @@ export const api = {
   /** Ongoing games between people, to watch. */
   watchGames: (limit = 20) => request("GET", `/api/games?watch=true&limit=${limit}`),
   createGame: (body) => request("POST", "/api/games", body),
-  importRecord: (record) => request("POST", "/api/games/import", { record }),
+  /**
+   * A game from a record's text: at one screen, or with `options` ({mode:
+   * "ai", level, side}) against the AI from where the record ends.
+   */
+  importRecord: (record, options = {}) => request("POST", "/api/games/import", { ...options, record }),
   /**
    * The game's state; with `ply`, the state after that many plies (replay);
    * with `token`, `you` says which seats the token holds. The token goes

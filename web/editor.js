@@ -16,7 +16,8 @@
 import { h, show, sideName, tSide, gameMemory, playerName, nameProblem } from "./dom.js";
 import { siteNav } from "./nav.js";
 import { t, errorText } from "./i18n.js";
-import { api, ApiError } from "./api.js";
+import { api, staticSite } from "./api.js";
+import { createLocalGame } from "./localgame.js";
 import * as engine from "./engine.js";
 import { Board, Geometry, HEX, hexPoints, pieceIcon, svg } from "./board.js";
 import { attachKeyboard, KINDS } from "./kbd.js";
@@ -49,36 +50,6 @@ function placedPiece(answer, cell) {
 /** The rules reader's English message, without its "invalid position string: " lead. */
 function readerMessage(answer) {
   return String(answer.message || answer.error || "").replace(/^invalid position string: /, "");
-}
-
-/**
- * A new game against the AI from a record: POST /api/games/import with
- * its `mode`, `level` and `side` (api.js's importRecord sends the record
- * alone, which makes a game at one screen). Answers `created`, or throws
- * an ApiError as api.js does.
- */
-async function importGame(body) {
-  let res;
-  try {
-    res = await fetch("/api/games/import", {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new ApiError("network", `cannot reach the server (${e.message})`);
-  }
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    /* not JSON: said below */
-  }
-  if (!res.ok) {
-    throw data && data.error
-      ? ApiError.from(data.error, res.status)
-      : new ApiError("http", `the server answered ${res.status}`, res.status, { status: res.status });
-  }
-  if (!data) throw new ApiError("bad_answer", "the server's answer is not JSON", res.status);
-  return data;
 }
 
 export function editorScreen(root, navigate) {
@@ -536,14 +507,20 @@ export function editorScreen(root, navigate) {
     const f = fields(position);
     const record = `[Variant "${f.variant.toLowerCase()}"]\n[Position "${position}"]\n\n*`;
     const name = session.user ? "" : playerName.get();
-    const body = {
-      record, mode: "ai", level: Number(level.value), side: playSide.value,
+    const options = {
+      mode: "ai", level: Number(level.value), side: playSide.value,
       ...(name && !nameProblem(name) ? { name } : {}),
     };
     playBtn.disabled = true;
     say(t("editor.play.creating"), "done");
     try {
-      const created = await importGame(body);
+      if (staticSite) {
+        // No server here: the game is played by the page (localgame.js).
+        const id = await createLocalGame({ position, level: options.level, side: options.side, name: options.name ?? null });
+        if (!closed) navigate(`/game/${id}`);
+        return;
+      }
+      const created = await api.importRecord(record, options);
       const token = created.seats && created.seats[created.you];
       if (token) {
         const seats = SIDES.filter((s) => created.seats[s]);

@@ -13,7 +13,7 @@ import { Key } from "./key.js";
 import { sound } from "./sound.js";
 import { PlayerBar, roleOf } from "./playerbar.js";
 import { countedCells, lastPieceWarning } from "./central.js";
-import { gameLayout } from "./layout.js";
+import { gameLayout, moveControls } from "./layout.js";
 import { bestDrawing } from "./moves.js";
 import { Analysis } from "./analysis.js";
 import { EndOfGame, headline, reasonText } from "./endgame.js";
@@ -67,25 +67,25 @@ export function loadFailedView(root) {
   root.firstChild.append(h("p", {}, h("a", { href: "/", "data-nav": "" }, t("game.back_to_start"))));
 }
 
-export class GameView {
-  /**
-   * The record's download: the server's for its games; for a game played
-   * in this browser (localgame.js) written by the page's rules when asked.
-   */
-  downloadLink(c) {
-    const a = h("a", { href: c.local ? "#" : api.recordUrl(c.id), download: `punct-${c.id}.pgn`, "data-testid": "download-record" }, t("game.download"));
-    if (c.local) {
-      a.addEventListener("click", async (e) => {
-        e.preventDefault();
-        const text = await c.local.recordText();
-        const file = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-chess-pgn" })), download: `punct-${c.id}.pgn` });
-        file.click();
-        setTimeout(() => URL.revokeObjectURL(file.href), 10000);
-      });
-    }
-    return a;
+/**
+ * The record's download: the server's for its games; for a game played
+ * in this browser (localgame.js) written by the page's rules when asked.
+ */
+function downloadLink(c) {
+  const a = h("a", { href: c.local ? "#" : api.recordUrl(c.id), download: `punct-${c.id}.pgn`, "data-testid": "download-record" }, t("game.download"));
+  if (c.local) {
+    a.addEventListener("click", async (e) => {
+      e.preventDefault();
+      const text = await c.local.recordText();
+      const file = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-chess-pgn" })), download: `punct-${c.id}.pgn` });
+      file.click();
+      setTimeout(() => URL.revokeObjectURL(file.href), 10000);
+    });
   }
+  return a;
+}
 
+export class GameView {
   /** ctrl: game.js GameScreen, whose chooser, geometry and toast are made; the view is placed in `root`. */
   constructor(ctrl, root) {
     this.ctrl = ctrl;
@@ -206,10 +206,10 @@ export class GameView {
       boardExtras: [this.legend.panel],
       barTop: this.barSlots.top,
       barBottom: this.barSlots.bottom,
-      controls: [
-        h("div", { class: "controls" }, this.turn.button, this.turn.box, this.selInfo, this.passBtn),
-        this.chooser.confirm.el, this.warning,
-        h("div", { class: "controls" }, this.moveInput)],
+      controls: moveControls({
+        turn: this.turn, selInfo: this.selInfo, passBtn: this.passBtn,
+        confirm: this.chooser.confirm.el, warning: this.warning, moveInput: this.moveInput,
+      }),
       side: [
         this.endgame.el,
         this.invitePanel,
@@ -225,7 +225,7 @@ export class GameView {
           this.moveList,
           h("div", { class: "row replay" }, this.prevBtn, this.slider, this.nextBtn),
           h("div", { class: "row" }, this.liveBtn,
-            this.downloadLink(c))),
+            downloadLink(c))),
         this.analysis.el],
     });
     // The board's proportions, for the layout to give it all the room it can use.

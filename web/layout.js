@@ -28,6 +28,18 @@ export function gameLayout(p) {
       h("aside", { class: "side-column" }, p.side)));
 }
 
+/**
+ * The rows under a move chooser's board (game and analysis board alike):
+ * the turn control with the selection and pass, the touch confirmation,
+ * a warning line, and the typed move.
+ */
+export function moveControls({ turn, selInfo, passBtn, confirm, warning, moveInput }) {
+  return [
+    h("div", { class: "controls" }, turn.button, turn.box, selInfo, passBtn),
+    confirm, warning,
+    h("div", { class: "controls" }, moveInput)];
+}
+
 /** Whether the board was last flipped in this browser. */
 export function storedFlip() {
   try {

@@ -63,10 +63,11 @@ async function movetime() {
 /**
  * A new game against AI level `level` (1–4), the person playing `side`
  * (`white`, `black` or `random`), kept in this browser; its id. With
- * `level` null, a game of two people at this screen (no AI).
+ * `level` null, a game of two people at this screen (no AI). From
+ * `position` (a position string: the editor's) when given.
  */
-export async function createLocalGame({ variant = "standard", level = 1, side = "white", name = null }) {
-  const start = await engine.ask({ op: "view", variant });
+export async function createLocalGame({ variant = "standard", position = null, level = 1, side = "white", name = null }) {
+  const start = await engine.ask(position ? { op: "view", position } : { op: "view", variant });
   if (start.error) throw new Error(start.message);
   // Asked now, while the server is surely there: how long the AI thinks.
   if (level != null) await movetime();
@@ -74,7 +75,7 @@ export async function createLocalGame({ variant = "standard", level = 1, side = 
   const id = `local-${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => (b % 36).toString(36)).join("")}`;
   const now = Date.now();
   keep({
-    id, variant, start: start.position, moves: [], level: level == null ? null : Number(level),
+    id, variant: start.variant || variant, start: start.position, moves: [], level: level == null ? null : Number(level),
     ai_side: level == null ? null : human === "white" ? "black" : "white", name, created: now, updated: now, version: 1, end: null,
   });
   return id;
@@ -156,11 +157,18 @@ export class LocalGame {
     if (ply != null && n < total) {
       state.replay = true;
       state.plies_total = total;
-    } else if (!r.seen || r.seen.ply !== n || r.seen.status !== state.status) {
-      // For the game lists, which do not run the rules: how it stands.
-      keep({ ...r, seen: { ply: n, status: state.status, score: state.result ? state.result.score : null } });
     }
     return state;
+  }
+
+  /**
+   * Notes how the game stands after `state` (the whole game's) for the
+   * game lists, which do not run the rules; called where the game changes.
+   */
+  noteSeen(state) {
+    const r = this.record();
+    if (state.replay || (r.seen && r.seen.ply === state.ply && r.seen.status === state.status)) return;
+    keep({ ...r, seen: { ply: state.ply, status: state.status, score: state.result ? state.result.score : null } });
   }
 
   /** What the live socket does for a server game: the AI's moves come to `onState`. */
@@ -214,6 +222,7 @@ export class LocalGame {
       throw fail("not_here", `${type} is not part of a game against the AI in this browser`);
     }
     const after = await this.game();
+    this.noteSeen(after);
     this.onState(after);
     this.think();
     return { type: "ack" };
@@ -248,7 +257,9 @@ export class LocalGame {
     // Taken back or ended meanwhile: that game no longer asks.
     if (now.moves.length !== r.moves.length || now.end) return;
     this.save({ moves: [...now.moves, answer.move] });
-    this.onState(await this.game());
+    const after = await this.game();
+    this.noteSeen(after);
+    this.onState(after);
   }
 
   /** The record of the game (for download). */

@@ -11,6 +11,7 @@ import { t, errorText } from "./i18n.js";
 import { siteNav } from "./nav.js";
 import { session } from "./session.js";
 import { createLocalGame } from "./localgame.js";
+import * as engine from "./engine.js";
 
 /** The AI's levels: [level, name, what it does] (texts read when the screen is drawn). */
 export function aiLevels() {
@@ -173,6 +174,16 @@ export function startScreen(root, navigate) {
     gameMemory.save(created.id, entry);
   }
 
+  /** A game against the AI on the server (timed, rated, or asked for). */
+  const serverAi = () => create({ mode: "ai", level: +level.value, side: colour.value, ...(rated.checked ? { rated: true } : {}) });
+
+  /** "Play the AI": in this browser when casual and untimed and the page's module runs, else on the server. */
+  async function playAi() {
+    if (staticSite) return local(+level.value);
+    if (rated.checked || clock.value !== "none" || !(await engine.available())) return serverAi();
+    return local(+level.value);
+  }
+
   /** A game kept and played in this browser (localgame.js): against AI `level`, or (null) at one screen. */
   async function local(aiLevel) {
     buttons.forEach((b) => { b.disabled = true; });
@@ -239,14 +250,13 @@ export function startScreen(root, navigate) {
       h("div", { class: "card" },
         h("h3", {}, t("start.ai.title")),
         label({}, t("start.level.label"), level), levelInfo,
-        h("p", {}, button("start-ai", t("start.ai.button"), () => (staticSite
-          ? local(+level.value)
-          : create({ mode: "ai", level: +level.value, side: colour.value, ...(rated.checked ? { rated: true } : {}) })))),
-        // The same game played by the page itself (localgame.js): casual,
-        // without a clock, and going on with the network gone. (On a
-        // static copy of the site, every game is.)
-        staticSite ? null : h("p", { class: "small" }, t("start.ai.local_about")),
-        staticSite ? null : h("p", {}, button("start-ai-local", t("start.ai.local_button"), () => local(+level.value)))),
+        // Casual and untimed, the game is played by the page itself
+        // (localgame.js) and goes on with the network gone; timed or rated,
+        // on the server, where no client can influence it.
+        h("p", {}, button("start-ai", t("start.ai.button"), () => playAi())),
+        staticSite ? null : h("p", { class: "small", "data-testid": "ai-where" }, t("start.ai.about_here")),
+        staticSite ? null : h("p", { class: "small" }, t("start.ai.server_about"), " ",
+          button("start-ai-server", t("start.ai.server_button"), () => serverAi()))),
       h("div", { class: "card" },
         h("h3", {}, t("start.hotseat.title")),
         h("p", { class: "small" }, t("start.hotseat.about")),

@@ -310,15 +310,15 @@ export async function pageSeats(page) {
 }
 
 /**
- * From the start screen: a standard game against the AI at level 1, the
- * person playing White. Answers the game page's {id, token}.
+ * From the start screen: a standard game against the AI at level 1 on the
+ * server, the person playing White. Answers the game page's {id, token}.
  */
 export async function startAiGame(page, url) {
   await page.goto(url + '/');
   await page.locator(tid('variant')).selectOption('standard');
   await page.locator(tid('ai-level')).selectOption('1');
   await page.locator(tid('ai-color')).selectOption('white');
-  await page.locator(tid('start-ai')).click();
+  await page.locator(tid('start-ai-server')).click();
   return waitGamePage(page);
 }
 

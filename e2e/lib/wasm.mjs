@@ -6,15 +6,27 @@
 export async function loadWasm(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return { ...(await wasmModule(response)), response };
+}
+
+/**
+ * The module from `source` (a fetch Response, streamed, or its bytes), with
+ * the host functions the page's worker gives it: `call(request) -> answer`
+ * and `infos`, each search's progress reports.
+ */
+export async function wasmModule(source) {
   let exports;
   const infos = [];
   const text = (ptr, len) => new TextDecoder().decode(new Uint8Array(exports.memory.buffer, ptr, len));
-  const { instance } = await WebAssembly.instantiateStreaming(response, {
+  const imports = {
     env: {
       punct_now_ms: () => performance.now(),
       punct_info: (ptr, len) => infos.push(JSON.parse(text(ptr, len))),
     },
-  });
+  };
+  const { instance } = source instanceof Response
+    ? await WebAssembly.instantiateStreaming(source, imports)
+    : await WebAssembly.instantiate(source, imports);
   exports = instance.exports;
   const call = (request) => {
     const bytes = new TextEncoder().encode(JSON.stringify(request));
@@ -24,7 +36,7 @@ export async function loadWasm(url) {
     exports.punct_free(ptr, bytes.length);
     return JSON.parse(text(exports.punct_answer_ptr(), exports.punct_answer_len()));
   };
-  return { call, infos, response };
+  return { call, infos };
 }
 
 /** Every move of a view's `legal_compact` (the page's grouped form). */

@@ -267,9 +267,9 @@ test('the account screen adds the games this browser played signed out, and dele
   await withArtifacts(PREFIX, () => pages, async () => {
     const { url, api } = env.server;
     const page = await open('hal');
-    // A game against the AI, signed out: its seat is this browser's only.
+    // A game against the AI on the server, signed out: its seat is this browser's only.
     await page.goto(`${url}/`);
-    await page.locator(tid('start-ai')).click();
+    await page.locator(tid('start-ai-server')).click();
     await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
     const id = new URL(page.url()).pathname.split('/').pop();
     assert.equal((await api.game(id)).white_user, null);

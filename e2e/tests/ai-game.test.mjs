@@ -31,7 +31,7 @@ test('a whole game against the AI by clicking', { timeout: 150000 }, async (t) =
     await page.locator(tid('ai-level')).selectOption('1');
     await page.locator(tid('ai-color')).selectOption('white');
     await shot(page, PREFIX, 'start-screen');
-    await page.locator(tid('start-ai')).click();
+    await page.locator(tid('start-ai-server')).click();
     const { id, token } = await waitGamePage(page);
     assert.ok(token, 'the AI game page carries the seat token');
     await checkGameContract(page);

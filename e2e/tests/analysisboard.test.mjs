@@ -388,7 +388,8 @@ test('a finished game opens with its moves, from its page too; a game still play
     await page.goto(`${server.url}/`);
     await page.locator(tid('ai-level')).selectOption('1');
     await page.locator(tid('ai-color')).selectOption('white');
-    await page.locator(tid('start-ai-local')).click();
+    await page.locator(tid('time-control')).selectOption('none');
+    await page.locator(tid('start-ai')).click();
     await page.waitForURL(/\/game\/local-[a-z0-9]+$/);
     const local = new URL(page.url()).pathname.split('/').pop();
     await page.locator(`${tid('game')}[data-ply="0"]`).waitFor({ timeout: T.move });

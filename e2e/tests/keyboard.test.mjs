@@ -153,7 +153,7 @@ test('against the AI by keyboard: the AI\'s replies are said too', { timeout: 90
     await chooseByKeys(page, '1');
     await tabTo(page, tid('ai-color'));
     assert.equal(await page.evaluate(() => document.activeElement.value), 'white');
-    await tabTo(page, tid('start-ai'));
+    await tabTo(page, tid('start-ai-server'));
     await page.keyboard.press('Enter');
     const { id } = await waitGamePage(page);
     await mouseFree(page);

@@ -59,7 +59,7 @@ test('My games: opponents, whose turn, results; games the server lacks are left 
     assert.match(empty, /No games yet/);
     await ann.locator(tid('player-name')).fill('Ann');
 
-    const ai = await createFromStart(ann, server.url, 'start-ai', { level: 1, colour: 'white' });
+    const ai = await createFromStart(ann, server.url, 'start-ai-server', { level: 1, colour: 'white' });
     const online = await createFromStart(ann, server.url, 'start-online', { colour: 'white' });
     const invite = await storedInvite(ann, online.id);
     assert.ok(invite, 'the creator keeps the invite');

@@ -13,7 +13,8 @@ import {
 
 /** The local game's state as the page holds it (its own module, already loaded). */
 const localState = (page, id) => page.evaluate(async (gameId) => {
-  const { LocalGame } = await import('/static/localgame.js');
+  // By the name the page loaded it (this release's), which it holds.
+  const { LocalGame } = await import(new URL('localgame.js', document.querySelector('script[type="module"]').src));
   return new LocalGame(gameId).game();
 }, id);
 
@@ -29,7 +30,9 @@ test('a game against level 4 on this device goes on with the server gone', { tim
       await page.goto(`${server.url}/`);
       await page.locator(tid('ai-level')).selectOption('4');
       await page.locator(tid('ai-color')).selectOption('white');
-      await page.locator(tid('start-ai-local')).click();
+      // Casual and untimed: "Play the AI" plays it on this device.
+      await page.locator(tid('time-control')).selectOption('none');
+      await page.locator(tid('start-ai')).click();
       await page.waitForURL(/\/game\/local-[a-z0-9]+$/);
       await waitGamePage(page);
       const id = new URL(page.url()).pathname.split('/').pop();

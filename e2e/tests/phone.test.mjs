@@ -51,7 +51,7 @@ test('on a phone: the page fits, and taps add, rotate, inspect and move', { time
     assert.ok((await overflow(page)) <= 1, 'the start screen scrolls sideways');
     await page.locator(tid('ai-level')).selectOption('1');
     await page.locator(tid('ai-color')).selectOption('white');
-    await page.locator(tid('start-ai')).tap();
+    await page.locator(tid('start-ai-server')).tap();
     const { id } = await waitGamePage(page);
     assert.ok((await overflow(page)) <= 1, 'the game screen scrolls sideways');
     const box = await page.locator(BOARD).boundingBox();

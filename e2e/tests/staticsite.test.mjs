@@ -20,6 +20,10 @@ async function staticServer(dir) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   proc.stdout.setEncoding('utf8');
+  proc.stderr.setEncoding('utf8');
+  // Its log of every request, read so that the pipe never fills (a full
+  // pipe would stop the server mid-site). DEBUG_STATIC=1 shows it.
+  proc.stderr.on('data', (d) => { if (process.env.DEBUG_STATIC) process.stderr.write(d); });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`python3 -m http.server did not start: ${out}`)), 10000);
@@ -66,7 +70,7 @@ test('the static site, on a plain file server, plays, teaches and judges with no
       await page.goto(`${host.url}/`);
       await page.locator(tid('start')).waitFor();
       // Nothing that needs a server is offered.
-      for (const gone of ['nav-signin', 'nav-leaderboard', 'start-online', 'lobby', 'rated', 'time-control', 'watch-games', 'start-ai-local']) {
+      for (const gone of ['nav-signin', 'nav-leaderboard', 'start-online', 'lobby', 'rated', 'time-control', 'watch-games', 'start-ai-server', 'ai-where']) {
         assert.equal(await page.locator(tid(gone)).count(), 0, `${gone} is not offered`);
       }
       await shot(page, 'staticsite', 'start-1366x768');
@@ -118,6 +122,15 @@ test('the static site, on a plain file server, plays, teaches and judges with no
         await clickMove(page, s.legal_moves.find((m) => m.startsWith('C@')), side, { checkLegal: true });
         await page.waitForFunction((n) => Number(document.querySelector('[data-testid="game"]')?.dataset.ply) === n, i + 1);
       }
+
+      // A position set up in the editor, played against the AI here.
+      await page.goto(`${host.url}/editor`);
+      await page.locator(`${tid('editor-play')}:enabled`).waitFor();
+      await page.locator(tid('editor-play')).click();
+      await page.waitForURL(/\/game\/\?id=local-/);
+      await page.locator(`${BOARD} [data-cell]`).first().waitFor({ state: 'attached' });
+      const edited = await localState(page, gameId(page));
+      assert.equal(edited.mode, 'ai');
 
       // A lesson, judged by the page's module (the server's judge, compiled in).
       const { lessons } = await pageApi(page, 'lessons');

@@ -4,8 +4,8 @@
 // seeded random games compared ply by ply with `punct engine` (the native
 // rules over the engine protocol: position string, status, central counts
 // and the legal moves), and level 4's move at a fixed depth on 100
-// positions. In Node, and the cases again in Chromium through the page's
-// own worker (engine.js).
+// positions. In Node; and in Chromium, through the page's own worker
+// (engine.js), the cases again and 1,000 other random games.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -81,14 +81,17 @@ test('the 308 differential cases agree in WebAssembly', async () => {
   assert.equal(checked, 308);
 });
 
-test('1,000 random games agree with the native rules ply by ply', { timeout: 600000 }, async () => {
-  const { call } = await loadWasm(`${server.url}/static/punct.wasm`);
+/**
+ * Compares games played by the module with the native rules, ply by ply:
+ * `games` yields, per game, its variant and its plies' `{moves, status,
+ * legal}` (`legal`: the sorted full list, at some plies). Each game's
+ * questions go to `punct engine` while the next game is played.
+ */
+async function agreeWithNative(games) {
   const native = nativeEngine();
-  const random = seeded(2026);
-  let plies = 0;
   let compared = 0;
+  let plies = 0;
   const ends = { white: 0, black: 0, draw: 0 };
-  /** Compares one game's plies with the native side's answers to them. */
   const compare = async (g, states) => {
     for (const { moves, status, legal } of states) {
       const where = `game ${g + 1}, ply ${moves.length} (${moves.join(' ')})`;
@@ -108,41 +111,119 @@ test('1,000 random games agree with the native rules ply by ply', { timeout: 600
     }
   };
   let previous = null;
-  for (let g = 0; g < 1000; g++) {
-    const variant = g % 3 === 2 ? 'basic' : 'standard';
-    // The game in WebAssembly, each ply's questions sent to the native
-    // side at once; its answers are read while the next game is played.
+  let g = 0;
+  for await (const { variant, states } of games) {
     native.send(`newgame ${variant}`);
-    const states = [];
-    const moves = [];
-    let status = call({ op: 'status', variant });
-    for (;;) {
+    for (const { moves, legal } of states) {
       native.send(`position startpos moves ${moves.join(' ')}`);
       native.send('d');
-      const over = status.outcome !== 'ongoing';
-      const legal = over ? [] : call({ op: 'legal', position: status.position }).moves.split(' ');
-      assert.equal(legal.length, status.legal_count, `game ${g + 1}, ply ${moves.length}: status and list agree`);
-      // Every legal move in full at every seventh ply.
-      const full = moves.length % 7 === 3 && legal.length > 0;
-      if (full) native.send('legal');
-      states.push({ moves: [...moves], status, legal: full ? [...legal].sort(byteOrder) : null });
-      if (over) {
-        ends[status.outcome]++;
-        break;
-      }
-      const move = legal[Math.floor(random() * legal.length)];
-      status = call({ op: 'status', position: status.position, moves: [move] });
-      assert.ok(status.position, `game ${g + 1}: ${move} plays: ${JSON.stringify(status)}`);
-      moves.push(move);
-      plies++;
+      if (legal) native.send('legal');
     }
+    const last = states[states.length - 1].status;
+    ends[last.outcome]++;
+    plies += states.length - 1;
     if (previous) await compare(...previous);
-    previous = [g, states];
+    previous = [g++, states];
   }
   await compare(...previous);
   await native.quit();
-  console.log(`1000 games, ${plies} plies, ${compared} full legal lists compared; ends ${JSON.stringify(ends)}`);
   assert.ok(ends.white > 0 && ends.black > 0, 'both sides won some games');
+  return { games: g, plies, compared, ends };
+}
+
+/** Whether ply `n`'s legal moves are compared in full (every seventh). */
+const fullAt = (n) => n % 7 === 3;
+
+test('1,000 random games agree with the native rules ply by ply', { timeout: 600000 }, async () => {
+  const { call } = await loadWasm(`${server.url}/static/punct.wasm`);
+  const random = seeded(2026);
+  function* games() {
+    for (let g = 0; g < 1000; g++) {
+      const variant = g % 3 === 2 ? 'basic' : 'standard';
+      const states = [];
+      const moves = [];
+      let status = call({ op: 'status', variant });
+      for (;;) {
+        const over = status.outcome !== 'ongoing';
+        const legal = over ? [] : call({ op: 'legal', position: status.position }).moves.split(' ');
+        assert.equal(legal.length, status.legal_count, `game ${g + 1}, ply ${moves.length}: status and list agree`);
+        const full = fullAt(moves.length) && legal.length > 0;
+        states.push({ moves: [...moves], status, legal: full ? [...legal].sort(byteOrder) : null });
+        if (over) break;
+        const move = legal[Math.floor(random() * legal.length)];
+        status = call({ op: 'status', position: status.position, moves: [move] });
+        assert.ok(status.position, `game ${g + 1}: ${move} plays: ${JSON.stringify(status)}`);
+        moves.push(move);
+      }
+      yield { variant, states };
+    }
+  }
+  const r = await agreeWithNative(games());
+  console.log(`Node: ${r.games} games, ${r.plies} plies, ${r.compared} full legal lists compared; ends ${JSON.stringify(r.ends)}`);
+});
+
+test('1,000 other random games, played by the page\'s worker in Chromium, agree too', { timeout: 600000 }, async () => {
+  const browser = await launchBrowser();
+  const pages = [];
+  try {
+    await withArtifacts('wasm-games', () => pages, async () => {
+      const page = await newPage(browser, 'wasm-games');
+      pages.push(page);
+      await page.goto(`${server.url}/`);
+      // Played in the page in batches (its worker, engine.js), checked
+      // natively while the next batch plays.
+      let next = 0;
+      async function* games() {
+        while (next < 1000) {
+          const from = next;
+          next += 100;
+          const batch = await page.evaluate(async ([first, count]) => {
+            const engine = await import('/static/engine.js');
+            // mulberry32, seeded per game: the same games on every run.
+            const seeded = (seed) => {
+              let a = seed >>> 0;
+              return () => {
+                a = (a + 0x6d2b79f5) >>> 0;
+                let t = a;
+                t = Math.imul(t ^ (t >>> 15), t | 1);
+                t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+                return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+              };
+            };
+            const order = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+            const out = [];
+            for (let g = first; g < first + count; g++) {
+              const random = seeded(77_000 + g);
+              const variant = g % 3 === 2 ? 'basic' : 'standard';
+              const states = [];
+              const moves = [];
+              let status = await engine.ask({ op: 'status', variant });
+              for (;;) {
+                const over = status.outcome !== 'ongoing';
+                const legal = over ? [] : (await engine.ask({ op: 'legal', position: status.position })).moves.split(' ');
+                if (legal.length !== status.legal_count) throw new Error(`game ${g + 1}: the status counts ${status.legal_count}, the list ${legal.length}`);
+                const full = moves.length % 7 === 3 && legal.length > 0;
+                states.push({ moves: [...moves], status, legal: full ? [...legal].sort(order) : null });
+                if (over) break;
+                const move = legal[Math.floor(random() * legal.length)];
+                status = await engine.ask({ op: 'status', position: status.position, moves: [move] });
+                if (!status.position) throw new Error(`game ${g + 1}: ${move}: ${JSON.stringify(status)}`);
+                moves.push(move);
+              }
+              out.push({ variant, states });
+            }
+            return out;
+          }, [from, 100]);
+          yield* batch;
+        }
+      }
+      const r = await agreeWithNative(games());
+      assert.equal(r.games, 1000);
+      console.log(`Chromium: ${r.games} games, ${r.plies} plies, ${r.compared} full legal lists compared; ends ${JSON.stringify(r.ends)}`);
+    });
+  } finally {
+    await browser.close();
+  }
 });
 
 test("level 4's move at a fixed depth is the native engine's on 100 positions", { timeout: 300000 }, async () => {

