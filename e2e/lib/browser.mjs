@@ -392,6 +392,35 @@ export async function clickMove(page, move, side, { checkLegal = false } = {}) {
   return { rotateClicks };
 }
 
+/**
+ * Plays a game against the AI as White by clicks until it ends (at most
+ * 40 moves of White's): an addition picked by `stride` through the legal
+ * list each time (the first legal move when none is left), then the AI's
+ * answer awaited. `read()` gives the game's state, checked after each
+ * move; `afterMove(n)` runs after White's n-th. Answers the last state.
+ */
+export async function playOutByClicks(page, read, { stride = 97, timeout = T.ai, afterMove = async () => {} } = {}) {
+  let state = await read();
+  let mine = 0;
+  while (state.status === 'ongoing' && mine < 40) {
+    if (state.to_move !== 'white') throw new Error(`${page.label}: ply ${state.ply}: not White's turn`);
+    const adds = state.legal_moves.filter((m) => m.includes('@'));
+    const move = adds.length ? adds[(mine * stride) % adds.length] : state.legal_moves[0];
+    const before = state.ply;
+    await clickMove(page, move, 'white', { checkLegal: true });
+    mine++;
+    // The move, then the AI's answer (unless the move ended the game).
+    await page.waitForFunction(([n]) => {
+      const el = document.querySelector('[data-testid="game"]');
+      return el && (Number(el.dataset.ply) >= n + 2 || el.dataset.status === 'over');
+    }, [before], { timeout, polling: 100 });
+    await afterMove(mine);
+    state = await read();
+    if (!state.moves.includes(move)) throw new Error(`${page.label}: ${move} was not played`);
+  }
+  return state;
+}
+
 /** The page's message text (trimmed; '' when absent or empty). */
 export async function messageText(page) {
   const loc = page.locator(tid('message'));

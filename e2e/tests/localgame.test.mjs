@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../lib/server.mjs';
 import {
-  launchBrowser, newPage, withArtifacts, shot, tid, T, waitGamePage, clickMove, allowOffline,
+  launchBrowser, newPage, withArtifacts, shot, tid, T, waitGamePage, playOutByClicks, allowOffline,
 } from '../lib/browser.mjs';
 
 /** The local game's state as the page holds it (its own module, already loaded). */
@@ -44,26 +44,10 @@ test('a game against level 4 on this device goes on with the server gone', { tim
       await server.stop();
       stopped = true;
 
-      let state = await localState(page, id);
-      assert.equal(state.mode, 'ai');
-      assert.equal(state.ai.level, 4);
-      let mine = 0;
-      while (state.status === 'ongoing' && mine < 40) {
-        assert.equal(state.to_move, 'white', `ply ${state.ply}: the person's turn`);
-        // An addition (a reserve button, the rotation, a cell), or the first move when none is left.
-        const adds = state.legal_moves.filter((m) => m.includes('@'));
-        const move = adds.length ? adds[(mine * 131) % adds.length] : state.legal_moves[0];
-        const before = state.ply;
-        await clickMove(page, move, 'white', { checkLegal: true });
-        mine++;
-        // The move, then level 4's answer (unless the move ended the game).
-        await page.waitForFunction(([n]) => {
-          const el = document.querySelector('[data-testid="game"]');
-          return el && (Number(el.dataset.ply) >= n + 2 || el.dataset.status === 'over');
-        }, [before], { timeout: T.ai * 2, polling: 100 });
-        state = await localState(page, id);
-        assert.ok(state.moves.includes(move), `${move} was played`);
-      }
+      const first = await localState(page, id);
+      assert.equal(first.mode, 'ai');
+      assert.equal(first.ai.level, 4);
+      const state = await playOutByClicks(page, () => localState(page, id), { stride: 131, timeout: T.ai * 2 });
       assert.equal(state.status, 'over', 'the game ended');
       assert.ok(state.result && state.result.reason, JSON.stringify(state.result));
       await page.locator(tid('result-banner')).waitFor();

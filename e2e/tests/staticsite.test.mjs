@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serverBinary } from '../lib/server.mjs';
-import { launchBrowser, newPage, withArtifacts, shot, tid, T, BOARD, clickMove } from '../lib/browser.mjs';
+import { launchBrowser, newPage, withArtifacts, shot, tid, BOARD, clickMove, playOutByClicks } from '../lib/browser.mjs';
 import { DESKTOP, PHONE, lessonFeedback, clickPlay, waitLesson, openPuzzle, solvePuzzle, overflow } from '../lib/learn.mjs';
 
 /** Serves `dir` with `python3 -m http.server` on a free loopback port; {url, stop}. */
@@ -84,26 +84,15 @@ test('the static site, on a plain file server, plays, teaches and judges with no
       await page.waitForURL(/\/game\/\?id=local-[a-z0-9]+$/);
       await page.locator(`${BOARD} [data-cell]`).first().waitFor({ state: 'attached' });
       const id = gameId(page);
-      let state = await localState(page, id);
-      let mine = 0;
-      while (state.status === 'ongoing' && mine < 40) {
-        const adds = state.legal_moves.filter((m) => m.includes('@'));
-        const move = adds.length ? adds[(mine * 97) % adds.length] : state.legal_moves[0];
-        const before = state.ply;
-        await clickMove(page, move, 'white', { checkLegal: true });
-        mine++;
-        await page.waitForFunction(([n]) => {
-          const el = document.querySelector('[data-testid="game"]');
-          return el && (Number(el.dataset.ply) >= n + 2 || el.dataset.status === 'over');
-        }, [before], { timeout: T.ai, polling: 100 });
-        if (mine === 3) {
+      const state = await playOutByClicks(page, () => localState(page, id), {
+        afterMove: async (n) => {
+          if (n !== 3) return;
           // Reloaded from its own address: a file the host has.
           await page.reload();
           await page.locator(`${BOARD} [data-cell]`).first().waitFor({ state: 'attached' });
           assert.equal(gameId(page), id);
-        }
-        state = await localState(page, id);
-      }
+        },
+      });
       assert.equal(state.status, 'over', 'the game ended');
       await page.locator(tid('result-banner')).waitFor();
       await shot(page, 'staticsite', 'game-over-1366x768');
