@@ -319,16 +319,18 @@ pub fn judge(p: &Puzzle, moves: &[Move]) -> Result<Answer, TryError> {
                     return Err(TryError::NotALine(first));
                 }
                 if pos.status().is_over() {
-                    let code = if pos.status() == Status::Won(them) {
-                        "puzzles.wrong.loses"
+                    // Only a sentence about the opponent names its side
+                    // (the page then words it per side).
+                    let (code, params) = if pos.status() == Status::Won(them) {
+                        ("puzzles.wrong.loses", json!({"side": them.name()}))
                     } else {
-                        "puzzles.wrong.ends"
+                        ("puzzles.wrong.ends", json!({}))
                     };
                     return Ok(verdict(
                         false,
                         false,
                         code,
-                        json!({"side": them.name()}),
+                        params,
                         None,
                         pos,
                         Some(first),

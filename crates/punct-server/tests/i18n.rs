@@ -492,3 +492,95 @@ fn every_code_the_server_sends_a_player_has_an_english_text() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Every verdict the learning judges give has a text in every language,
+/// in the form the page words it: puzzles.js adds the side (`code.white`,
+/// `code.black`) when the params name one, tutorial.js shows a right move
+/// as the lesson's `tutorial.lesson.<id>.done`. Judged on real tries —
+/// each puzzle's solutions, every first move that ends the game, a sample
+/// of the others, a wrong second move; each lesson's example, a sample of
+/// its legal moves and moves its rules refuse — not read from the source.
+#[test]
+fn every_verdict_of_the_judges_has_its_text_in_every_language() {
+    use punct_core::Move;
+    use punct_learn::puzzles::{judge, puzzles};
+    use punct_learn::tutorial::{self, LESSONS};
+    let catalogues: Vec<(&str, Map<String, Value>)> =
+        LANGS.iter().map(|l| (*l, catalogue(l))).collect();
+    // Each key the page will look up, with a try that needs it.
+    let mut needed: BTreeMap<String, String> = BTreeMap::new();
+    let mut puzzle_verdicts = 0;
+    for p in puzzles() {
+        let mut tries: Vec<Vec<Move>> = p.solutions.iter().map(|m| vec![*m]).collect();
+        for (i, m) in p.position.legal_moves().into_iter().enumerate() {
+            let mut after = p.position.clone();
+            after.play(m).expect("a legal move plays");
+            if after.status().is_over() || i % 97 == 0 {
+                tries.push(vec![m]);
+            }
+        }
+        for line in &p.lines {
+            let mut after = p.position.clone();
+            after.play(line.first).expect("the line's first move");
+            after.play(line.reply).expect("the line's reply");
+            if let Some(wrong) = after.legal_moves().into_iter().find(|m| !line.wins.contains(m)) {
+                tries.push(vec![line.first, wrong]);
+            }
+            tries.push(vec![line.first, line.wins[0]]);
+        }
+        for moves in tries {
+            let said: Vec<String> = moves.iter().map(Move::to_string).collect();
+            let v = judge(p, &moves).unwrap_or_else(|e| panic!("{} {said:?}: {e}", p.id));
+            puzzle_verdicts += 1;
+            let keys: Vec<String> = match v.params.get("side").and_then(Value::as_str) {
+                Some(_) => ["white", "black"].map(|s| format!("{}.{s}", v.code)).to_vec(),
+                None => vec![v.code.to_string()],
+            };
+            for key in keys {
+                needed.entry(key).or_insert_with(|| format!("puzzle {} {said:?}", p.id));
+            }
+        }
+    }
+    let mut lesson_verdicts = 0;
+    for lesson in LESSONS {
+        let start = lesson.start();
+        let mut tries: Vec<Move> = vec![lesson.example.parse().expect("the example")];
+        tries.extend(start.legal_moves().into_iter().step_by(37));
+        // Moves the rules refuse: additions of every kind and rotation on
+        // a spread of cells.
+        for kind in ["T", "C", "E", "L", "M", "R"] {
+            for cell in ["A1", "B3", "E5", "I9", "H8", "M12", "Q17", "J10", "F2"] {
+                for r in 0..6 {
+                    if let Ok(m) = format!("{kind}@{cell}/{r}").parse::<Move>() {
+                        if start.check_move(m).is_err() {
+                            tries.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        for m in tries {
+            let (v, _) = tutorial::judge(lesson, &start, m);
+            lesson_verdicts += 1;
+            let key = if v.code.starts_with("tutorial.illegal.") || v.code.starts_with("tutorial.wrong.") {
+                v.code.clone()
+            } else if v.code.starts_with("tutorial.") {
+                format!("tutorial.lesson.{}.done", lesson.id)
+            } else {
+                v.code.clone()
+            };
+            needed.entry(key).or_insert_with(|| format!("lesson {} {m}", lesson.id));
+        }
+    }
+    assert!(puzzle_verdicts > 100 && lesson_verdicts > 100, "{puzzle_verdicts} / {lesson_verdicts} tries");
+    let mut problems = Vec::new();
+    for (key, by) in &needed {
+        for (lang, cat) in &catalogues {
+            if !has_text(cat, key) {
+                problems.push(format!("{lang}: {key} (needed by {by})"));
+            }
+        }
+    }
+    eprintln!("{} keys from {puzzle_verdicts} puzzle tries and {lesson_verdicts} lesson tries", needed.len());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
