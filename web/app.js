@@ -21,6 +21,7 @@ import { profileScreen } from "./profile.js";
 import { leaderboardScreen } from "./leaderboard.js";
 import { analysisScreen } from "./analysisboard.js";
 import { editorScreen } from "./editor.js";
+import { notFoundScreen } from "./notfound.js";
 import { gameMemory } from "./dom.js";
 import { session } from "./session.js";
 import { loadLang, t } from "./i18n.js";
@@ -109,9 +110,12 @@ function route() {
   } else if (path === "/leaderboard" || board) {
     document.title = `PÜNCT · ${t("title.leaderboard")}`;
     screen = leaderboardScreen(root, navigate, board ? board[1] : null);
-  } else {
+  } else if (path === "/") {
     document.title = "PÜNCT";
     screen = startScreen(root, navigate);
+  } else {
+    document.title = `PÜNCT · ${t("notfound.title")}`;
+    screen = notFoundScreen(root);
   }
 }
 

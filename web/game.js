@@ -71,8 +71,7 @@ class GameScreen {
       [info, state] = await Promise.all([api.board(), this.local ? this.local.game() : api.game(this.id, null, this.token)]);
     } catch (e) {
       if (this.destroyed) return;
-      this.fail(e);
-      loadFailedView(this.root);
+      loadFailedView(this.root, errorText(e));
       return;
     }
     if (this.destroyed) return;

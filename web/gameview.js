@@ -59,11 +59,16 @@ function linkRow(url, testid, copyTestid, say) {
 /** The screen while the game loads (`toast`: the controller's messages). */
 export function loadingView(root, toast) {
   root.replaceChildren(h("div", { class: "game loading", "data-testid": "game" },
-    siteNav("play"), h("p", {}, t("game.loading")), toast.el));
+    siteNav("play"), h("p", { "data-testid": "game-loading" }, t("game.loading")), toast.el));
 }
 
-/** The loading screen after a failed load: a way back to the start. */
-export function loadFailedView(root) {
+/**
+ * The loading screen after a failed load: what went wrong in place of
+ * "Loading…", and a way back to the start.
+ */
+export function loadFailedView(root, why) {
+  root.querySelector('[data-testid="game-loading"]')?.replaceWith(
+    h("h1", { class: "load-failed", "data-testid": "game-load-failed", role: "alert" }, why));
   root.firstChild.append(h("p", {}, h("a", { href: "/", "data-nav": "" }, t("game.back_to_start"))));
 }
 

@@ -326,15 +326,7 @@ pub fn judge(p: &Puzzle, moves: &[Move]) -> Result<Answer, TryError> {
                     } else {
                         ("puzzles.wrong.ends", json!({}))
                     };
-                    return Ok(verdict(
-                        false,
-                        false,
-                        code,
-                        params,
-                        None,
-                        pos,
-                        Some(first),
-                    ));
+                    return Ok(verdict(false, false, code, params, None, pos, Some(first)));
                 }
                 return Ok(match puzzle::refutation(&pos) {
                     Some(r) => {

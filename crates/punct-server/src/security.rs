@@ -235,16 +235,19 @@ pub async fn guard(State(hosts): State<Arc<Hosts>>, req: Request, next: Next) ->
 }
 
 /// An error answer that is not the API's JSON (a rejection made inside
-/// the web framework, such as an address that does not decode) turned
-/// into it, with the framework's text as the message.
+/// the web framework, such as an address that does not decode, always
+/// plain text) turned into it, with the framework's text as the message.
+/// The page itself (HTML: a browser's address with no page, api/mod.rs
+/// `not_found`) goes as it is.
 async fn as_json_error(response: Response) -> Response {
     let status = response.status();
-    let is_json = response
+    let kind = response
         .headers()
         .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        .and_then(|v| v.to_str().ok());
+    let ours =
+        kind.is_some_and(|v| v.starts_with("application/json") || v.starts_with("text/html"));
+    if !(status.is_client_error() || status.is_server_error()) || ours {
         return response;
     }
     let text = axum::body::to_bytes(response.into_body(), 64 * 1024)

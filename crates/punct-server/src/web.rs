@@ -84,6 +84,7 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "editor.js": JS,
     "pwa.js": JS,
     "localgame.js": JS,
+    "notfound.js": JS,
     "manifest.webmanifest": "application/manifest+json",
     "style.css": CSS,
     "favicon.svg": SVG,

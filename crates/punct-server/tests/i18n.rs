@@ -523,7 +523,11 @@ fn every_verdict_of_the_judges_has_its_text_in_every_language() {
             let mut after = p.position.clone();
             after.play(line.first).expect("the line's first move");
             after.play(line.reply).expect("the line's reply");
-            if let Some(wrong) = after.legal_moves().into_iter().find(|m| !line.wins.contains(m)) {
+            if let Some(wrong) = after
+                .legal_moves()
+                .into_iter()
+                .find(|m| !line.wins.contains(m))
+            {
                 tries.push(vec![line.first, wrong]);
             }
             tries.push(vec![line.first, line.wins[0]]);
@@ -533,11 +537,15 @@ fn every_verdict_of_the_judges_has_its_text_in_every_language() {
             let v = judge(p, &moves).unwrap_or_else(|e| panic!("{} {said:?}: {e}", p.id));
             puzzle_verdicts += 1;
             let keys: Vec<String> = match v.params.get("side").and_then(Value::as_str) {
-                Some(_) => ["white", "black"].map(|s| format!("{}.{s}", v.code)).to_vec(),
+                Some(_) => ["white", "black"]
+                    .map(|s| format!("{}.{s}", v.code))
+                    .to_vec(),
                 None => vec![v.code.to_string()],
             };
             for key in keys {
-                needed.entry(key).or_insert_with(|| format!("puzzle {} {said:?}", p.id));
+                needed
+                    .entry(key)
+                    .or_insert_with(|| format!("puzzle {} {said:?}", p.id));
             }
         }
     }
@@ -562,17 +570,24 @@ fn every_verdict_of_the_judges_has_its_text_in_every_language() {
         for m in tries {
             let (v, _) = tutorial::judge(lesson, &start, m);
             lesson_verdicts += 1;
-            let key = if v.code.starts_with("tutorial.illegal.") || v.code.starts_with("tutorial.wrong.") {
+            let key = if v.code.starts_with("tutorial.illegal.")
+                || v.code.starts_with("tutorial.wrong.")
+            {
                 v.code.clone()
             } else if v.code.starts_with("tutorial.") {
                 format!("tutorial.lesson.{}.done", lesson.id)
             } else {
                 v.code.clone()
             };
-            needed.entry(key).or_insert_with(|| format!("lesson {} {m}", lesson.id));
+            needed
+                .entry(key)
+                .or_insert_with(|| format!("lesson {} {m}", lesson.id));
         }
     }
-    assert!(puzzle_verdicts > 100 && lesson_verdicts > 100, "{puzzle_verdicts} / {lesson_verdicts} tries");
+    assert!(
+        puzzle_verdicts > 100 && lesson_verdicts > 100,
+        "{puzzle_verdicts} / {lesson_verdicts} tries"
+    );
     let mut problems = Vec::new();
     for (key, by) in &needed {
         for (lang, cat) in &catalogues {
@@ -581,6 +596,9 @@ fn every_verdict_of_the_judges_has_its_text_in_every_language() {
             }
         }
     }
-    eprintln!("{} keys from {puzzle_verdicts} puzzle tries and {lesson_verdicts} lesson tries", needed.len());
+    eprintln!(
+        "{} keys from {puzzle_verdicts} puzzle tries and {lesson_verdicts} lesson tries",
+        needed.len()
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -410,11 +410,31 @@ pub(crate) async fn method_not_allowed(req: Request) -> ApiError {
     )
 }
 
-pub(crate) async fn not_found(req: Request) -> ApiError {
+/// An address nothing answers: a browser asking for a page (a GET that
+/// accepts HTML, outside `/api/` and `/static/`) gets the page, which says
+/// "no such page" in its language with a way back, under status 404;
+/// everything else the JSON error.
+pub(crate) async fn not_found(req: Request) -> Response {
+    let path = req.uri().path();
+    let wants_page = matches!(*req.method(), Method::GET | Method::HEAD)
+        && !path.starts_with("/api/")
+        && !path.starts_with("/static/")
+        && req
+            .headers()
+            .get(header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.contains("text/html"));
+    if wants_page {
+        // (Never a 304: the answer is the 404's.)
+        let mut page = tagged(HTML_TYPE, web::page().into(), NO_CACHE, &HeaderMap::new());
+        *page.status_mut() = StatusCode::NOT_FOUND;
+        return page;
+    }
     ApiError::not_found(
         "not_found",
         format!("no such endpoint: {} {}", req.method(), req.uri().path()),
     )
+    .into_response()
 }
 
 #[cfg(test)]
