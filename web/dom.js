@@ -179,3 +179,15 @@ export const playerName = {
     }
   },
 };
+
+// How the person last acted on the page, so that a prompt says "tap",
+// "click" or "press" as they do: each pointer's type, and a key that
+// activates a control.
+let lastInput = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches ? "tap" : "click";
+if (typeof document !== "undefined") {
+  document.addEventListener("pointerdown", (e) => { lastInput = e.pointerType === "mouse" ? "click" : "tap"; }, true);
+  document.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") lastInput = "key"; }, true);
+}
+
+/** "click", "tap" or "key": how the person last acted (for the words of a prompt). */
+export const inputWay = () => lastInput;

@@ -5,7 +5,7 @@
 // controller; the board is the controller's move chooser (chooser.js).
 
 import { api } from "./api.js";
-import { h, show, other, gameMemory, tSide } from "./dom.js";
+import { h, show, other, gameMemory, tSide, inputWay } from "./dom.js";
 import { t, has } from "./i18n.js";
 import { siteNav } from "./nav.js";
 import { StackView } from "./stack.js";
@@ -394,12 +394,13 @@ export class GameView {
     this.chat.update(s, seats, c.busy);
     this.renderInvite();
     this.resignBtn.disabled = c.busy;
-    this.resignBtn.textContent = c.resignArmed ? t("game.resign.confirm") : t("game.resign");
+    // "Click again", "Tap again" or "Press again", as the first was done.
+    this.resignBtn.textContent = c.resignArmed ? t(`game.resign.confirm.${inputWay()}`) : t("game.resign");
     this.resignBtn.classList.toggle("armed", c.resignArmed);
     // Only while the server says the game may still be aborted.
     show(this.abortBtn, player && ongoing && !!s.abortable);
     this.abortBtn.disabled = c.busy;
-    this.abortBtn.textContent = c.abortArmed ? t("game.abort.confirm") : t("game.abort");
+    this.abortBtn.textContent = c.abortArmed ? t(`game.abort.confirm.${inputWay()}`) : t("game.abort");
     this.abortBtn.classList.toggle("armed", c.abortArmed);
     // Moving.
     show(this.passBtn, mine && this.chooser.legal.pass);

@@ -85,6 +85,9 @@ test('on a phone: the page fits, and taps add, rotate, inspect and move', { time
         assert.equal(g.moves[plies], relocation);
         await waitInSync(page, api, id);
         await shot(page, PREFIX, 'after-move');
+        // Resigning asks for a second tap, in the words of a touch screen.
+        await page.locator(tid('resign')).tap();
+        assert.equal((await page.locator(tid('resign')).textContent()).trim(), 'Tap again to resign');
         return;
       }
       const next = g.legal_moves.find((m) => m.includes('@'));
