@@ -402,9 +402,14 @@ export class GameView {
     this.abortBtn.disabled = c.busy;
     this.abortBtn.textContent = c.abortArmed ? t(`game.abort.confirm.${inputWay()}`) : t("game.abort");
     this.abortBtn.classList.toggle("armed", c.abortArmed);
-    // Moving.
+    // Moving: the turn control and the typed move are a player's, while
+    // the game goes on (a spectator or a finished game has no use for them).
+    const moving = player && ongoing;
+    show(this.turn.button, moving);
+    show(this.turn.box, moving);
+    show(this.moveInput, moving);
     show(this.passBtn, mine && this.chooser.legal.pass);
-    this.moveInput.disabled = !player || !ongoing || c.replayPly != null;
+    this.moveInput.disabled = !moving || c.replayPly != null;
     this.renderSelection(false);
   }
 

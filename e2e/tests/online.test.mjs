@@ -187,6 +187,11 @@ test('online game: an invite claims the second seat once; seats and a spectator 
       assert.ok(!(await btn.isVisible()) || await btn.isDisabled(), `the spectator's reserve-${g.to_move}-${k} cannot be pressed`);
     }
     assert.equal((await api.game(id)).ply, 8);
+    // nor turn a piece or type a move: those controls are not shown to it
+    for (const control of ['rotate', 'rotation', 'move-input']) {
+      assert.equal(await s.locator(tid(control)).isVisible(), false, `the spectator sees no ${control}`);
+      assert.equal(await a.locator(tid(control)).isVisible(), true, `a player sees ${control}`);
+    }
 
     // a takeback: the side that just moved asks, the other accepts
     g = await api.game(id);
