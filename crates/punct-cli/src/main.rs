@@ -65,7 +65,7 @@ enum Command {
         #[arg(long)]
         string: bool,
     },
-    /// Play at this terminal: two people, or against a simple opponent
+    /// Play at this terminal against the AI (level 3 unless told) or two people
     Play(play::PlayArgs),
     /// Game records (PGN-style text files)
     Record {
