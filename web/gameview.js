@@ -211,15 +211,19 @@ export class GameView {
       boardExtras: [this.legend.panel],
       barTop: this.barSlots.top,
       barBottom: this.barSlots.bottom,
-      controls: moveControls({
-        turn: this.turn, selInfo: this.selInfo, passBtn: this.passBtn,
-        confirm: this.chooser.confirm.el, warning: this.warning, moveInput: this.moveInput,
-      }),
+      controls: [
+        // What the opponent asks, to answer: first under the board, by
+        // the status line, on every layout (on a phone the side panels
+        // are far below).
+        this.drawPrompt, this.takebackPrompt,
+        ...moveControls({
+          turn: this.turn, selInfo: this.selInfo, passBtn: this.passBtn,
+          confirm: this.chooser.confirm.el, warning: this.warning, moveInput: this.moveInput,
+        })],
       side: [
         this.endgame.el,
         this.invitePanel,
         h("section", { class: "panel" }, this.playersBox.el, this.notice, this.offers,
-          this.drawPrompt, this.takebackPrompt,
           h("div", { class: "row buttons" }, this.takebackBtn, this.drawBtn, this.abortBtn, this.resignBtn),
           h("div", { class: "row buttons seat" }, this.renewBtn), this.seatLink),
         this.chat.el,
@@ -334,6 +338,9 @@ export class GameView {
       if (s.ai_thinking) text = tSide("game.status.ai_thinking", mover);
       else if (s.ai && s.ai.side === s.to_move) text = tSide("game.status.ai_soon", mover);
       else if (s.mode === "hotseat" && seats.length) text = tSide("game.status.hotseat", mover);
+      // Asked something by the opponent: the status line says what.
+      else if (s.mode === "online" && s.draw_offer && seats.includes(other(s.draw_offer))) text = tSide("game.draw.offered", s.draw_offer);
+      else if (s.mode === "online" && s.takeback_request && seats.includes(other(s.takeback_request))) text = this.takebackText(s.takeback_request);
       else if (seats.includes(s.to_move)) text = tSide(open ? "game.status.your_turn_alone" : "game.status.your_turn", mover);
       else if (seats.length && open) text = tSide("game.status.waiting_join", mover);
       else if (seats.length) text = tSide("game.status.waiting", mover);

@@ -178,3 +178,39 @@ test('after a game the post-game analysis draws the evaluation with axes and mar
     await page.waitForFunction(() => document.querySelector('[data-testid="game"]').dataset.replay === 'true');
   });
 });
+
+test('on a phone an offer and a request appear by the board, in view, and the status line says what is asked', { timeout: 60000 }, async () => {
+  const { api } = env.server;
+  await withArtifacts(PREFIX, () => pages, async () => {
+    const g = await onlineGame(api);
+    const ada = await openGame('ada-offers', g.id, g.white);
+    const bo = await openGame('bo-phone', g.id, g.black, PHONE);
+    /** The element is on the phone's screen as the page opened, nothing scrolled. */
+    const inView = async (testid) => {
+      const box = await bo.locator(tid(testid)).boundingBox();
+      const scrolled = await bo.evaluate(() => window.scrollY);
+      assert.ok(box, `${testid} is shown`);
+      assert.equal(scrolled, 0, 'the page was not scrolled');
+      assert.ok(box.y >= 0 && box.y + box.height <= 844, `${testid} at y ${box.y}–${box.y + box.height} of 844`);
+    };
+
+    await ada.locator(tid('offer-draw')).click();
+    await bo.locator(tid('accept-draw')).waitFor();
+    await inView('accept-draw');
+    await inView('decline-draw');
+    assert.equal(await text(bo, 'status'), 'White offers a draw.');
+    await shot(bo, PREFIX, 'draw-offered-390x844');
+    await bo.locator(tid('decline-draw')).tap();
+    await bo.locator(tid('accept-draw')).waitFor({ state: 'hidden' });
+    assert.notEqual(await text(bo, 'status'), 'White offers a draw.');
+
+    // White moves, then asks to take it back.
+    const first = (await api.game(g.id)).legal_moves.find((m) => m.startsWith('C@'));
+    await api.move(g.id, g.white, first);
+    await api.req('POST', `/api/games/${g.id}/takeback`, { token: g.white, action: 'request' });
+    await bo.locator(tid('accept-takeback')).waitFor();
+    await inView('accept-takeback');
+    assert.match(await text(bo, 'status'), /^White asks to take back/);
+    await shot(bo, PREFIX, 'takeback-asked-390x844');
+  });
+});
