@@ -195,6 +195,11 @@ export function tutorialScreen(root, navigate, lessonId) {
         draw(answer.state, { interactive: false, best: answer.reply });
         say("wrong", t("tutorial.feedback.wrong"), message);
         show(retry, true);
+      } else if (String(answer.code).startsWith("tutorial.wrong.")) {
+        // Legal, but not the kind of move the lesson is about (an addition
+        // in a lesson on moving): said so, the board left as it was.
+        picker.setInteractive(true);
+        say("wrong", t("tutorial.feedback.wrong"), message);
       } else {
         picker.setInteractive(true);
         say("illegal", t("tutorial.feedback.illegal"), message);
