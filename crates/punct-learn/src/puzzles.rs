@@ -254,7 +254,26 @@ pub fn judge(p: &Puzzle, moves: &[Move]) -> Result<Answer, TryError> {
     };
     // Whether `mv`, giving `pos`, wins (`params`: the message's if not).
     let win = |pos: Position, mv: Move, params: Value| {
-        if pos.status() == Status::Won(me) {
+        if pos.status() == Status::Won(me)
+            && pos.connection(me).is_none()
+            && pos.reserve_total(me) == 0
+        {
+            // Won by the central count (the last piece added ends the game):
+            // said so, since any addition would have done it.
+            let params = json!({
+                "white": pos.central_count(Side::White),
+                "black": pos.central_count(Side::Black),
+            });
+            verdict(
+                true,
+                true,
+                "puzzles.solved.count",
+                params,
+                None,
+                pos,
+                Some(mv),
+            )
+        } else if pos.status() == Status::Won(me) {
             verdict(true, true, "puzzles.solved", json!({}), None, pos, Some(mv))
         } else {
             verdict(
@@ -393,6 +412,30 @@ mod tests {
             .collect();
         assert!(ids.len() > 10, "60 days gave only {} puzzles", ids.len());
         assert_eq!(of_the_day(20_001).id, of_the_day(20_001).id);
+    }
+
+    /// A win in two whose second move wins by the central count (the last
+    /// piece ends the game, so any addition wins) says so, with the count.
+    #[test]
+    fn a_win_by_the_last_piece_says_the_central_count_decided() {
+        let mut seen = 0;
+        for p in puzzles().iter().filter(|p| p.kind == PuzzleKind::WinInTwo) {
+            let line = &p.lines[0];
+            let answer = judge(p, &[line.first, line.wins[0]]).unwrap();
+            assert!(answer.solved, "{}", p.id);
+            let by_count = answer.position.connection(p.side()).is_none();
+            if by_count {
+                seen += 1;
+                assert_eq!(answer.code, "puzzles.solved.count", "{}", p.id);
+                assert!(answer.params["white"].is_number() && answer.params["black"].is_number());
+            } else {
+                assert_eq!(answer.code, "puzzles.solved", "{}", p.id);
+            }
+        }
+        assert!(
+            seen > 0,
+            "no shipped win in two is won by the central count"
+        );
     }
 
     #[test]
