@@ -9,7 +9,7 @@
 import { api, ApiError, LiveSocket } from "./api.js";
 import * as engine from "./engine.js";
 import { isLocal, LocalGame } from "./localgame.js";
-import { gameMemory, nameProblem, playerName, tSide } from "./dom.js";
+import { h, gameMemory, nameProblem, playerName, tSide } from "./dom.js";
 import { t, errorText } from "./i18n.js";
 import { Geometry } from "./board.js";
 import { sound } from "./sound.js";
@@ -20,6 +20,39 @@ import { session } from "./session.js";
 import { storedFlip, storeFlip } from "./layout.js";
 import { Chooser, ownKey } from "./chooser.js";
 import { GameView, loadingView, loadFailedView } from "./gameview.js";
+
+/**
+ * Asks the invited person's name in the loading screen (empty: Anonymous)
+ * and keeps it in this browser; resolves when they take the seat.
+ */
+function askName(root, side) {
+  return new Promise((resolve) => {
+    const field = h("input", {
+      type: "text", id: "join-name", "data-testid": "join-name", maxlength: 40, autocomplete: "nickname",
+      placeholder: t("start.name.placeholder"), spellcheck: "false",
+    });
+    const problem = h("p", { class: "message", role: "alert" });
+    const form = h("form", { class: "panel join-form", "data-testid": "join-form" },
+      h("h1", {}, t("game.join.title")),
+      h("p", {}, tSide("game.join.side", side)),
+      h("label", { for: "join-name" }, t("start.name.label")), " ", field,
+      h("p", { class: "small" }, t("game.join.about")),
+      problem,
+      h("button", { type: "submit", class: "primary", "data-testid": "join-seat" }, t("game.join.button")));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const name = field.value.trim();
+      const why = nameProblem(name);
+      problem.textContent = why || "";
+      if (why) return;
+      playerName.set(name);
+      form.remove();
+      resolve();
+    });
+    root.querySelector('[data-testid="game-loading"]')?.replaceWith(form);
+    field.focus();
+  });
+}
 
 /** `invite`: an invite code from the address, claimed before the game shows. */
 export function gameScreen(root, id, { invite = null } = {}, navigate) {
@@ -172,6 +205,12 @@ class GameScreen {
       }
     }
     try {
+      // Asked once, before the seat is taken, when the seat is still open
+      // and this browser knows no name (an account's seat shows the account's).
+      if (!session.user && !playerName.get()) {
+        const open = await api.game(this.id).then((g) => g.invite_open).catch(() => null);
+        if (open && !this.destroyed) await askName(this.root, open);
+      }
       // A name kept from before the server's rules tightened would refuse the seat: none then.
       const name = playerName.get();
       const claimed = await api.claim(this.id, invite, nameProblem(name) ? "" : name);

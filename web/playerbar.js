@@ -26,6 +26,8 @@ export function roleOf(state, side, seats) {
     if (state.mode === "hotseat") return name || t("game.players.this_screen");
     return name ? t("game.players.name_you", { name }) : t("game.players.you");
   }
+  // A person's seat without a name: "Anonymous", as in the players' panel.
+  if (state.mode === "online") return name || t("game.players.anonymous");
   return name;
 }
 

@@ -87,8 +87,8 @@ export class Players {
       if (you) return name ? t("game.players.name_you", { name }) : t("game.players.you");
       // An account's seat: its name leads to the player's profile.
       if (name && s[`${side}_user`]) return h("a", { href: profileHref(name), "data-nav": "", "data-testid": `profile-link-${side}` }, name);
-      return name || (s.mode === "hotseat" ? t("game.players.this_screen")
-        : seats.length ? t("game.players.opponent") : t("game.players.a_player"));
+      // Someone who gave no name is "Anonymous" on every screen (as in the bars).
+      return name || (s.mode === "hotseat" ? t("game.players.this_screen") : t("game.players.anonymous"));
     };
     const dot = (side) => {
       if ((s.ai && s.ai.side === side) || s.invite_open === side || s.mode !== "online") return null;

@@ -103,7 +103,13 @@ test('online game: an invite claims the second seat once; seats and a spectator 
     pages.push(b);
     // Each person on an instance of their own when the run has several.
     await b.goto(invite.replace(server.url, server.at(1)));
+    // Asked for a name once, before taking the seat (this browser knows none).
+    await b.locator(tid('join-form')).waitFor();
+    await shot(b, PREFIX, 'join-form');
+    await b.locator(tid('join-name')).fill('Bo');
+    await b.locator(tid('join-seat')).click();
     const theirs = await waitGamePage(b);
+    assert.equal((await api.game(id)).players.black.name, 'Bo', 'the name asked goes with the claim');
     assert.equal(b.url(), `${server.at(1)}/game/${id}`, 'the invited page\'s address carries no invite and no token');
     assert.ok(theirs.token && theirs.token !== mine.token);
     assert.deepEqual(await api.you(id, theirs.token), ['black']);
