@@ -94,7 +94,8 @@ Commands:
   show            draw the board again
   board [compact|full|auto]   choose the drawing of the board
   save [FILE]     save the record now (it is also saved after every move)
-  resign          give up the game (asks first)
+  resign          give up the game (asks first; a resignation is final)
+  new             a new game, once this one is over (same players, a new record)
   help            this text
   quit            save the record and leave (Ctrl-C and Ctrl-D do the same)
 Tab completes commands and moves; the up and down arrows recall lines.
@@ -295,8 +296,8 @@ struct Completion {
     moves: Vec<String>,
 }
 
-const COMMANDS: [&str; 9] = [
-    "board", "help", "hint", "moves", "quit", "resign", "save", "show", "undo",
+const COMMANDS: [&str; 10] = [
+    "board", "help", "hint", "moves", "new", "quit", "resign", "save", "show", "undo",
 ];
 
 impl Completer for Completion {
@@ -469,6 +470,8 @@ struct Session {
     keeper: Arc<Mutex<Keeper>>,
     /// The record text whose place was last told (not told twice).
     told: Option<String>,
+    /// Where a new game's record goes (`<data dir>/records`).
+    data_dir: PathBuf,
 }
 
 impl Session {
@@ -627,10 +630,33 @@ impl Session {
         );
     }
 
+    /// A new game from the same start, once this one is over: the same
+    /// players and sides, and a record of its own.
+    fn new_game(&mut self) {
+        if !self.over() {
+            say!("The game goes on: `resign` first, or `quit`.");
+            return;
+        }
+        self.save_and_tell();
+        self.game = Game::from_position(self.game.start().clone());
+        self.resigned = None;
+        self.told = None;
+        let path = new_record_path(&self.data_dir);
+        {
+            let mut keeper = lock(&self.keeper);
+            keeper.path = path.clone();
+            keeper.text = None;
+            keeper.finished = false;
+            keeper.failing = false;
+        }
+        say!("A new game.");
+        say!("Record: {}", path.display());
+        self.show();
+    }
+
     fn undo(&mut self) {
-        if self.resigned.take().is_some() {
-            say!("Resignation taken back.");
-            self.changed();
+        if self.resigned.is_some() {
+            say!("A resignation is final: `new` starts another game.");
             return;
         }
         // Against an opponent, take back its reply too so it is your turn again.
@@ -676,6 +702,7 @@ impl Session {
             "moves" | "legal" => self.list_moves(arg),
             "hint" => self.hint(),
             "undo" => self.undo(),
+            "new" => self.new_game(),
             "save" => match arg {
                 Some(path) => self.save_to(Path::new(path)),
                 None => {
@@ -692,7 +719,7 @@ impl Session {
             }
             _ => {
                 if self.over() {
-                    say!("The game is over: `undo`, `save` or `quit`.");
+                    say!("The game is over: `new`, `undo`, `save` or `quit`.");
                     return Next::Continue;
                 }
                 match line.trim().parse::<Move>() {
@@ -858,6 +885,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         seed: args.seed,
         keeper,
         told: None,
+        data_dir: data_dir.clone(),
     };
     if !s.game.is_empty() || s.resigned.is_some() {
         // A game continued (`--from`, `--moves`) is kept from the start.
@@ -872,10 +900,10 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         ),
         None => say!("PÜNCT, {variant} game between two players at this terminal."),
     }
-    say!(
-        "Type `help` for the commands. Record: {}",
-        record_path.display()
-    );
+    // The record's place on a line of its own: a long path still reads
+    // whole in 80 columns.
+    say!("Type `help` for the commands.");
+    say!("Record: {}", record_path.display());
     s.show();
 
     let mut input = Input::new(&data_dir);

@@ -356,6 +356,49 @@ fn resign_asks_first() {
     assert!(rec.contains("1. C@B7/2 1-0"), "{rec}");
 }
 
+/// A resignation is final (`undo` says so), and `new` starts another game
+/// once one is over, with a record of its own; the record's place is said
+/// on a line of its own.
+#[test]
+fn a_resignation_is_final_and_new_starts_another_game() {
+    let s = Sandbox::new("new");
+    let o = s.human(
+        &[],
+        "C@B7/2\nnew\nresign\ny\nundo\nC@P15/2\nnew\nC@B3/0\nquit\n",
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("The game goes on: `resign` first, or `quit`."),
+        "{out}"
+    );
+    assert!(
+        out.contains("A resignation is final: `new` starts another game."),
+        "{out}"
+    );
+    assert!(
+        out.contains("The game is over: `new`, `undo`, `save` or `quit`."),
+        "{out}"
+    );
+    assert!(out.contains("A new game."), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("Record: ")), "{out}");
+    let files = s.files("xdg/punct/records");
+    assert_eq!(files.len(), 2, "one record per game: {files:?}");
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    let resigned = texts
+        .iter()
+        .find(|t| t.contains("black resigned"))
+        .expect("the resigned game");
+    assert!(resigned.contains("1. C@B7/2 1-0"), "{resigned}");
+    let second = texts
+        .iter()
+        .find(|t| !t.contains("resigned"))
+        .expect("the new game");
+    assert!(second.contains("1. C@B3/0"), "{second}");
+}
+
 #[test]
 fn hint_speaks_of_cells_ahead_not_centipawns() {
     let s = Sandbox::new("hint");
