@@ -31,7 +31,9 @@ pub use policy::Policy;
 use punct_core::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use search::{is_lost, principal_variation, Search, Settings, Shape, SharedRoots, LIKELY};
+use search::{
+    is_lost, principal_variation, root_bias, Search, Settings, Shape, SharedRoots, LIKELY,
+};
 use std::sync::atomic::AtomicBool;
 use table::Table;
 
@@ -58,6 +60,11 @@ fn within_reach(pos: &Position, side: punct_core::Side) -> bool {
     pos.reserve_total(side) <= 2 || crate::puzzle::gap(pos, side, SOLVER_REACH).is_some()
 }
 
+/// Level 4's root preference (`Style::variety`): small, so it only
+/// chooses among moves its search finds all but equal (measured in
+/// docs/STRENGTH.md).
+const LEVEL4_VARIETY: i32 = 8;
+
 /// The AI's playing levels, weakest first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Level {
@@ -78,6 +85,10 @@ struct Style {
     safety: bool,
     /// Whether the connection solver runs before and after the search.
     solver: bool,
+    /// The most a root move's per-game preference adds (search.rs
+    /// `root_bias`): the choice among moves this near the best varies
+    /// from game to game.
+    variety: i32,
 }
 
 impl Level {
@@ -120,6 +131,7 @@ impl Level {
                 time_share: 10,
                 safety: false,
                 solver: false,
+                variety: 60,
             },
             Level::Casual => Style {
                 shape: Shape {
@@ -131,6 +143,7 @@ impl Level {
                 time_share: 25,
                 safety: true,
                 solver: false,
+                variety: 40,
             },
             Level::Club => Style {
                 shape: Shape {
@@ -142,6 +155,7 @@ impl Level {
                 time_share: 40,
                 safety: true,
                 solver: false,
+                variety: 25,
             },
             Level::Strongest => Style {
                 shape: Shape {
@@ -153,6 +167,7 @@ impl Level {
                 time_share: 100,
                 safety: true,
                 solver: true,
+                variety: LEVEL4_VARIETY,
             },
         }
     }
@@ -178,6 +193,9 @@ pub struct Ai {
     /// The share of moves (in %) played uniformly at random instead of
     /// searched: rungs of the Elo ladder between `random` and level 1.
     random_moves: u32,
+    /// The root preference's amplitude (option `Variety`); `None`: the
+    /// level's own.
+    variety: Option<i32>,
     /// Candidate widths at the root and inner nodes instead of the level's
     /// (0: the level's own), to tune them by matches.
     root_width: usize,
@@ -228,6 +246,7 @@ impl Ai {
             use_solver: true,
             pvs: true,
             random_moves: 0,
+            variety: None,
             root_width: 0,
             inner_width: 0,
         }
@@ -262,6 +281,7 @@ impl Ai {
             policy: self.policy.clone(),
             noise: style.noise,
             salt: self.salt,
+            root_variety: self.variety.unwrap_or(style.variety),
             extend_threats: self.extend_threats,
             killers: self.killers,
             pvs: self.pvs,
@@ -361,7 +381,14 @@ impl Ai {
         } = set.shape;
         // Root candidates: every move judged one ply deep, and of those the
         // best that leave the opponent no immediate win (levels 2 and up).
-        let ranked = one_ply(pos, pos.legal_moves(), &self.weights);
+        let mut ranked = one_ply(pos, pos.legal_moves(), &self.weights);
+        // The game's preferences order near-equal moves too (so a search
+        // cut short before its first depth still varies).
+        if set.root_variety > 0 {
+            ranked.sort_by_key(|&(v, m)| {
+                std::cmp::Reverse(v + root_bias(m, set.salt, set.root_variety))
+            });
+        }
         let in_order: Vec<Move> = ranked.iter().map(|&(_, m)| m).collect();
         let mut gave_up = false;
         let mut roots = if style.safety {
@@ -496,6 +523,12 @@ impl Engine for Ai {
             EngineOption::check("Solver", self.use_solver),
             EngineOption::check("PVS", self.pvs),
             EngineOption::spin("RandomMoves", i64::from(self.random_moves), 0, 100),
+            EngineOption::spin(
+                "Variety",
+                i64::from(self.variety.unwrap_or(self.level.style().variety)),
+                0,
+                500,
+            ),
             EngineOption::spin("RootWidth", self.root_width as i64, 0, MAX_WIDTH as i64),
             EngineOption::spin("InnerWidth", self.inner_width as i64, 0, MAX_WIDTH as i64),
         ]
@@ -533,6 +566,7 @@ impl Engine for Ai {
             "solver" => self.use_solver = flag(value)?,
             "pvs" => self.pvs = flag(value)?,
             "randommoves" => self.random_moves = parse_spin(name, value, 0, 100)? as u32,
+            "variety" => self.variety = Some(parse_spin(name, value, 0, 500)? as i32),
             "rootwidth" => self.root_width = parse_spin(name, value, 0, MAX_WIDTH as i64)? as usize,
             "innerwidth" => {
                 self.inner_width = parse_spin(name, value, 0, MAX_WIDTH as i64)? as usize
@@ -959,6 +993,34 @@ mod tests {
             let a = run(level, &pos, Limits::nodes(30_000));
             let b = run(level, &pos, Limits::nodes(30_000));
             assert_eq!(a.best, b.best, "{level:?}: same seed, same game");
+        }
+    }
+
+    /// Every level opens differently from game to game (it used to play
+    /// C@B3/0 or C@C3/0 every time), yet one seed plays one game.
+    #[test]
+    fn every_level_varies_its_opening_and_a_seed_repeats_it() {
+        let start = Position::new(punct_core::Variant::Standard);
+        for (level, depth) in [
+            (Level::Beginner, 1),
+            (Level::Casual, 1),
+            (Level::Club, 1),
+            (Level::Strongest, 2),
+        ] {
+            let stop = AtomicBool::new(false);
+            let first = |seed: u64| {
+                let mut ai = Ai::new(level, seed);
+                ai.search(&start, &Limits::depth(depth), &stop, &mut |_| {})
+                    .best
+            };
+            let mut seen: Vec<Move> = (0..10).map(first).collect();
+            assert_eq!(first(3), first(3), "{level:?}: one seed, one opening");
+            seen.sort_by_key(|m| m.to_string());
+            seen.dedup();
+            assert!(
+                seen.len() >= 3,
+                "{level:?} opened with only {seen:?} in 10 games"
+            );
         }
     }
 

@@ -56,6 +56,12 @@ pub(crate) struct Settings {
     /// the search stays consistent and another `salt` plays differently.
     pub(crate) noise: i32,
     pub(crate) salt: u64,
+    /// At most this much is added to a root move's score, fixed by the
+    /// move and `salt` (a new game, a new preference): among moves within
+    /// it of the best the choice varies from game to game, while a game's
+    /// seed still plays it again the same way. Not added to forced wins
+    /// or losses.
+    pub(crate) root_variety: i32,
     /// Search a threatened leaf's parries.
     pub(crate) extend_threats: bool,
     /// Try the moves that refuted a sibling first.
@@ -100,6 +106,35 @@ fn noise(pos: &Position, salt: u64, amp: i32) -> i32 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^= z >> 31;
     (z % (2 * amp as u64 + 1)) as i32 - amp
+}
+
+/// A root move's preference in `0..=amp`, fixed by the move and the salt.
+pub(crate) fn root_bias(mv: Move, salt: u64, amp: i32) -> i32 {
+    if amp <= 0 {
+        return 0;
+    }
+    // The move's notation, FNV-1a: the same on every platform (the page's
+    // WebAssembly plays a seeded game as the native build does).
+    use std::fmt::Write;
+    let mut text = String::with_capacity(12);
+    let _ = write!(text, "{mv}");
+    let fnv = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let mut z = fnv ^ salt.rotate_left(17);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z % (amp as u64 + 1)) as i32
+}
+
+/// A root score with the move's preference, unless it is a forced result.
+fn preferred(v: i32, bias: i32) -> i32 {
+    if v.abs() >= WIN - MATE_BAND {
+        v
+    } else {
+        v + bias
+    }
 }
 
 /// What the threads searching one iteration's roots share: the next root
@@ -173,14 +208,27 @@ impl<'a> Search<'a> {
             let Some(&mv) = roots.get(index) else {
                 break;
             };
-            // The window opens above the `exact`-th best so far.
+            // The window opens above the `exact`-th best so far (scores
+            // with their preferences: this move must beat the best by
+            // more than its own preference falls short).
+            let bias = root_bias(mv, self.set.salt, self.set.root_variety);
+            let opened = |best: i32| {
+                if best.abs() >= WIN - MATE_BAND {
+                    best
+                } else {
+                    best - bias
+                }
+            };
             let mut alpha = if best.len() >= exact {
-                best[exact - 1]
+                opened(best[exact - 1])
             } else {
                 -WIN - 1
             };
             if let Some(s) = shared.filter(|_| exact == 1) {
-                alpha = alpha.max(s.best.load(Ordering::Relaxed));
+                let so_far = s.best.load(Ordering::Relaxed);
+                if so_far > -WIN - 1 {
+                    alpha = alpha.max(opened(so_far));
+                }
             }
             let undo = scratch.make(mv);
             let v = self.child(&mut scratch, depth - 1, 1, alpha, WIN + 1, alpha > -WIN - 1);
@@ -188,6 +236,7 @@ impl<'a> Search<'a> {
             if self.aborted {
                 break;
             }
+            let v = preferred(v, bias);
             if let Some(s) = shared {
                 s.best.fetch_max(v, Ordering::Relaxed);
             }
