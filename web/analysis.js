@@ -53,10 +53,19 @@ export function evaluation(score, stm) {
 const lineText = (moves) => moves.join(" ");
 
 /** A mistake's kind in words (the review's `kind`: "mistake" or "blunder"). */
-const mistakeKind = (kind) => (kind === "blunder" ? t("game.analysis.blunder") : t("game.analysis.mistake"));
+const mistakeKind = (kind) => (kind === "losing" ? t("game.analysis.losing")
+  : kind === "blunder" ? t("game.analysis.blunder") : t("game.analysis.mistake"));
 
 /** A line of the mistakes' list after the move: who, how bad, what was better. */
 function mistakeLine(m) {
+  // The move after which the winner wins by force, with the proof's line
+  // (review.rs: the connection solver's).
+  if (m.kind === "losing") {
+    return t("game.analysis.losing_line", {
+      side: sideName(m.side), winner: sideName(m.side === "white" ? "black" : "white"),
+      count: m.wins_in, line: (m.line || []).join(" "),
+    });
+  }
   const p = { side: sideName(m.side), cells: cells(m.loss / 100), best: m.best || "" };
   if (m.kind === "blunder") return m.best ? t("game.analysis.blunder_better", p) : t("game.analysis.blunder_line", p);
   return m.best ? t("game.analysis.mistake_better", p) : t("game.analysis.mistake_line", p);
@@ -347,7 +356,7 @@ export class Analysis {
     for (const m of review.mistakes) {
       // A blunder is a diamond, a mistake a dot: told apart without colour.
       const [cx, cy] = [x(m.ply - from), y(values[m.ply - from])];
-      const dot = m.kind === "blunder"
+      const dot = m.kind === "blunder" || m.kind === "losing"
         ? svg("polygon", {
           class: `graph-mistake ${m.kind}`, "data-ply": m.ply,
           points: `${cx},${cy - 5} ${cx + 5},${cy} ${cx},${cy + 5} ${cx - 5},${cy}`,

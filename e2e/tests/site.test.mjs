@@ -179,6 +179,27 @@ test('after a game the post-game analysis draws the evaluation with axes and mar
   });
 });
 
+test('a game lost by a connection: the review names the losing move with the winner\'s forced line', { timeout: 90000 }, async () => {
+  const { api } = env.server;
+  // Black wins by connection with E11-H11/1 (public case 6).
+  const moves = 'C@B7/2 R@F2/0 C@P15/2 L@E4/2 R@L13/1 M@F7/0 M@E9/4 L@H12/3 L@I15/2 E@E11/4 I15-I12/4 T@G11/5 R@J4/4 M@K16/0 J4-J11/4 C@C2/0 T@L11/3 E11-H11/1'.split(' ');
+  await withArtifacts(PREFIX, () => pages, async () => {
+    const created = await api.create({ mode: 'hotseat' });
+    const token = created.seats.white;
+    for (const m of moves) await api.move(created.id, token, m);
+    const page = await openGame('review-lost', created.id, token);
+    await page.locator(`${tid('eval-graph')}[data-status="done"]`).waitFor({ timeout: 60000 });
+    const { review } = await api.game(created.id);
+    assert.ok(review.lost, JSON.stringify(review));
+    const item = page.locator(`${tid('mistakes')} li`).filter({ has: page.locator('.mistake-link.losing') });
+    const text = (await item.textContent()).trim();
+    assert.match(text, /White's losing move: Black wins by force in \d moves?: /, text);
+    assert.ok(text.includes(review.lost.line.join(' ')), text);
+    assert.equal(await page.locator(`.graph-mistake.losing[data-ply="${review.lost.ply}"]`).count(), 1);
+    await shot(page, PREFIX, 'review-lost-1366');
+  });
+});
+
 test('on a phone an offer and a request appear by the board, in view, and the status line says what is asked', { timeout: 60000 }, async () => {
   const { api } = env.server;
   await withArtifacts(PREFIX, () => pages, async () => {

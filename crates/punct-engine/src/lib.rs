@@ -24,6 +24,7 @@ pub mod features;
 mod fixtures;
 pub mod paths;
 pub mod puzzle;
+pub mod review;
 mod simple;
 pub mod solver;
 pub mod suite;

@@ -10,6 +10,8 @@ use crate::analysis::search_on_worker;
 use crate::app::App;
 use crate::limits::ClientKey;
 use punct_core::{Position, Side, Status};
+use punct_engine::review::{losing_move, LosingMove};
+use punct_engine::solver::SolveLimits;
 use punct_engine::Score;
 use punct_store::JobKind;
 use serde_json::{json, Value};
@@ -172,13 +174,21 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
     } else {
         game.start().side_to_move().opponent()
     };
-    let mistakes = mistakes(&values, &moves[from..], from, first, &best);
+    let mut mistakes = mistakes(&values, &moves[from..], from, first, &best);
+    // Where a game won by a connection was lost: the loser's move after
+    // which the winner wins by force, proven by the solver. The brief
+    // search of each position may not see it coming.
+    let lost = losing(app, &game).await;
+    if let Some(l) = &lost {
+        mark_losing(&mut mistakes, l);
+    }
     let review = json!({
         "from": from,
         "movetime": movetime,
         "values": values,
         "best": best,
         "mistakes": mistakes,
+        "lost": lost.as_ref().map(losing_json),
     })
     .to_string();
     app.change(id, |g| {
@@ -192,6 +202,76 @@ async fn review(app: &Arc<App>, id: &str) -> Result<(), String> {
     .await
     .map_err(|e| e.message)?;
     Ok(())
+}
+
+/// The most moves of the winner a proof of the loss may take, and what
+/// each try of the solver may spend (a review looks back a few of the
+/// loser's moves, each one solve).
+const LOSS_DEPTH: u32 = 3;
+const LOSS_NODES: u64 = 300_000;
+const LOSS_TIME: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The loser's move that lost (punct_engine::review), found on one of the
+/// AI's workers; none for a game not won by a connection, or when the
+/// workers are busy.
+async fn losing(app: &Arc<App>, game: &punct_core::Game) -> Option<LosingMove> {
+    if !matches!(game.position().status(), Status::Won(_)) {
+        return None;
+    }
+    let ticket = app.ai.enqueue(ClientKey::server()).ok()?;
+    let permit = ticket.wait().await?;
+    let start = game.start().clone();
+    let moves: Vec<punct_core::Move> = game.moves().collect();
+    let found = tokio::task::spawn_blocking(move || {
+        let limits = SolveLimits {
+            nodes: LOSS_NODES,
+            time: Some(LOSS_TIME),
+        };
+        losing_move(&start, &moves, LOSS_DEPTH, &limits)
+    })
+    .await
+    .ok()
+    .flatten();
+    drop(permit);
+    found
+}
+
+/// The review's `lost`: the move, who made it, and the winner's forced line.
+fn losing_json(l: &LosingMove) -> Value {
+    json!({
+        "ply": l.ply,
+        "side": l.side.name(),
+        "move": l.mv.to_string(),
+        "wins_in": l.wins_in,
+        "by": if l.by_connection { "connection" } else { "central count" },
+        "line": l.line.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+    })
+}
+
+/// The losing move among the mistakes: marked `losing` (with the line),
+/// added where the evaluation had not seen it.
+fn mark_losing(mistakes: &mut Vec<Value>, l: &LosingMove) {
+    let line: Vec<String> = l.line.iter().map(|m| m.to_string()).collect();
+    match mistakes.iter_mut().find(|m| m["ply"] == json!(l.ply)) {
+        Some(m) => {
+            m["kind"] = json!("losing");
+            m["line"] = json!(line);
+            m["wins_in"] = json!(l.wins_in);
+        }
+        None => {
+            mistakes.push(json!({
+                "ply": l.ply,
+                "side": l.side.name(),
+                "move": l.mv.to_string(),
+                "loss": MAX,
+                "best": null,
+                "kind": "losing",
+                "line": line,
+                "wins_in": l.wins_in,
+            }));
+            mistakes.sort_by_key(|m| m["ply"].as_u64());
+        }
+    }
 }
 
 /// White's value of `pos` (±`MAX` for a result) and the best move, if

@@ -331,6 +331,43 @@ fn an_ended_game_gets_its_post_game_analysis_in_the_background() {
     assert_eq!(state["review"], Value::Null);
 }
 
+/// A game won by a connection: its review names the loser's move after
+/// which the winner wins by force, with the solver's line, among the
+/// marked moves.
+#[test]
+fn the_review_of_a_game_lost_by_connection_names_the_losing_move_with_its_line() {
+    // Black wins by connection with E11-H11/1 (public case 6).
+    const BLACK_WINS: &str = "C@B7/2 R@F2/0 C@P15/2 L@E4/2 R@L13/1 M@F7/0 M@E9/4 L@H12/3 \
+        L@I15/2 E@E11/4 I15-I12/4 T@G11/5 R@J4/4 M@K16/0 J4-J11/4 C@C2/0 T@L11/3 E11-H11/1";
+    let server = Server::start();
+    let g = server.create(json!({"mode": "hotseat"}));
+    let moves: Vec<&str> = BLACK_WINS.split_whitespace().collect();
+    for mv in &moves {
+        server.play_ok(&g.id, g.white(), mv);
+    }
+    let state = server.wait_for(&g.id, Duration::from_secs(90), |s| {
+        s["review"]["status"] == "done"
+    });
+    let review = &state["review"];
+    let lost = &review["lost"];
+    assert_eq!(lost["side"], "white", "{review}");
+    let ply = lost["ply"].as_u64().unwrap() as usize;
+    assert!(
+        ply >= 1 && ply < moves.len() && ply % 2 == 1,
+        "a move of White's: {lost}"
+    );
+    assert_eq!(lost["move"], moves[ply - 1]);
+    assert!(!lost["line"].as_array().unwrap().is_empty(), "{lost}");
+    let marked = review["mistakes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["ply"] == lost["ply"])
+        .unwrap_or_else(|| panic!("the losing move is not among the marked: {review}"));
+    assert_eq!(marked["kind"], "losing");
+    assert_eq!(marked["line"], lost["line"]);
+}
+
 #[test]
 fn lists_show_a_browsers_own_games_and_games_to_watch_without_empty_ones() {
     let server = Server::start();
