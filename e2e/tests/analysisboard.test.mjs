@@ -422,7 +422,7 @@ test('German, and a phone: axe, nothing sideways, a move by taps', { timeout: 12
     const de = await open('german', url);
     await de.locator(`${tid('analysis-engine')}[data-state="done"]`).waitFor({ timeout: T.ai });
     assert.match(await de.locator(tid('analysis-status')).innerText(), /Schwarz am Zug/);
-    assert.match(await de.locator(tid('analysis-engine-toggle')).innerText(), /Engine/);
+    assert.match(await de.locator(tid('analysis-engine-toggle')).innerText(), /KI rechnen lassen/);
     assert.equal(new URL(de.url()).searchParams.get('lang'), 'de', 'the address keeps the language');
     await checkFits(de, 'German 1366x768');
     await checkAxe(de, 'German, 1366x768');
