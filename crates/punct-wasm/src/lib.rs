@@ -20,7 +20,8 @@
 //! - `play` with `move`: the view after it (as `view`), with the `move`
 //!   played and the `outcome` word (`ongoing`, `white`, `black`, `draw`);
 //! - `ai` with `level` (1–4) and `movetime`, `nodes` or `depth`, optional
-//!   `seed`: `{"move", "score", "depth", "nodes"}`;
+//!   `seed` and `variety` (the root preference's amplitude, 0–500; the
+//!   level's own when absent): `{"move", "score", "depth", "nodes"}`;
 //! - `analyse` with `movetime`: the analysis as `POST /api/analyse`
 //!   answers it (lines, solver, threat);
 //! - `place` with `side`, `kind`, `cell` (its PÜNCT) and `rotation`: the
@@ -142,6 +143,12 @@ fn answer(req: &Map<String, Value>, info: &mut dyn FnMut(&str)) -> Answer {
             let limits = limits(req)?;
             let stop = AtomicBool::new(false);
             let mut ai = Ai::new(level, seed);
+            // The root preference (`Variety`), as the protocol's option sets
+            // it: 0 plays the level's search alone (compared with native).
+            if let Some(v) = number(req, "variety", 0, 500)? {
+                ai.set_option("Variety", &v.to_string())
+                    .map_err(|e| refusal("bad_request", e))?;
+            }
             let result = ai.search(&pos, &limits, &stop, &mut |i| report(info, i));
             Ok(json!({
                 "move": result.best.to_string(),
