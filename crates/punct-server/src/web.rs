@@ -136,7 +136,7 @@ pub fn from_dir(name: &str) -> Option<(&'static str, Vec<u8>)> {
 /// those never change: browsers keep them for good (`immutable`).
 pub fn release() -> String {
     static RELEASE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let make = || {
+    made_once(&RELEASE, || {
         let mut all = Vec::new();
         for (name, _, bytes) in FILES {
             match from_dir(name) {
@@ -147,12 +147,17 @@ pub fn release() -> String {
         all.extend_from_slice(WASM);
         all.extend_from_slice(worker_template().as_bytes());
         entity_tag(&all).trim_matches('"').to_string()
-    };
+    })
+}
+
+/// `make()`'s answer, made once for the server's life; made afresh each
+/// time while `PUNCT_WEB_DIR` serves the page from disk, so that an edit
+/// shows at once.
+fn made_once<T: Clone>(cell: &'static std::sync::OnceLock<T>, make: impl FnOnce() -> T) -> T {
     if std::env::var_os("PUNCT_WEB_DIR").is_some() {
-        // Working on the page: each request sees the files as they are now.
         return make();
     }
-    RELEASE.get_or_init(make).clone()
+    cell.get_or_init(make).clone()
 }
 
 /// The prefix of this release's never-changing file names.
@@ -164,6 +169,11 @@ pub fn versioned_prefix() -> String {
 /// every module the page imports announced at once (`modulepreload`), so
 /// the browser fetches them side by side instead of import by import.
 pub fn page() -> Vec<u8> {
+    static PAGE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    made_once(&PAGE, make_page)
+}
+
+fn make_page() -> Vec<u8> {
     let (_, bytes) = from_dir("index.html")
         .map(|(t, b)| (t, std::borrow::Cow::Owned(b)))
         .unwrap_or(("", std::borrow::Cow::Borrowed(FILES[0].2)));
@@ -223,7 +233,8 @@ pub fn service_worker_for(prefix: &str) -> String {
 
 /// The served site's service worker.
 pub fn service_worker() -> String {
-    service_worker_for(&versioned_prefix())
+    static WORKER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    made_once(&WORKER, || service_worker_for(&versioned_prefix()))
 }
 
 /// The site as static files (`punct site --out DIR`, docs/SITE.md): every
