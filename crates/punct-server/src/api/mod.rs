@@ -345,9 +345,7 @@ const FOREVER: &str = "public, max-age=31536000, immutable";
 
 pub(crate) async fn static_file(Path(file): Path<String>, headers: HeaderMap) -> Response {
     let (name, this_release) = web::unversioned(&file);
-    if web::file(name).is_none() {
-        return ApiError::not_found("not_found", format!("no file `{file}`")).into_response();
-    }
+    // (`from_dir` reads only the names of built-in files.)
     let found = match web::from_dir(name) {
         Some((t, b)) => Some((t, std::borrow::Cow::Owned(b))),
         None => web::file(name).map(|(t, b)| (t, std::borrow::Cow::Borrowed(b))),
