@@ -66,6 +66,12 @@ async function submit(page, form, name, password) {
   return answer;
 }
 
+/** The error a field shows once the page has written it (it does so just after the server's answer). */
+async function shownError(page, testid) {
+  await page.locator(tid(testid)).filter({ hasText: /\S/ }).waitFor();
+  return text(page, testid);
+}
+
 /** Creates account `name` through the sign-up screen; the page ends signed in. */
 async function signUp(page, name, password = PASSWORD) {
   await page.goto(`${env.server.url}/signup`);
@@ -116,14 +122,14 @@ test('sign up, the name in the header, a reload keeps it, sign out, a wrong pass
     allowRefusedRequest(page, 409, `${url}/api/account/signup`, 'a name that is taken, on purpose');
     let res = await submit(page, 'signup', 'a', PASSWORD);
     assert.equal(res.status(), 422);
-    const nameError = await text(page, 'signup-name-error');
+    const nameError = await shownError(page, 'signup-name-error');
     assert.ok(isText(await catalogues(), 'en', 'error.name_length', nameError), `the name's error is error.name_length: ${nameError}`);
     assert.equal(await page.locator(tid('signup-name')).getAttribute('aria-invalid'), 'true');
     assert.match(await page.locator(tid('signup-name')).getAttribute('aria-describedby'), /-error/, 'the error is tied to the field');
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'signup-name', 'the focus goes to the field in error');
     res = await submit(page, 'signup', 'Ada', 'short');
     assert.equal(res.status(), 422);
-    assert.equal(await text(page, 'signup-password-error'), await en('error.password_short', { min: 10 }));
+    assert.equal(await shownError(page, 'signup-password-error'), await en('error.password_short', { min: 10 }));
     assert.equal(await text(page, 'signup-name-error'), '', 'the name is fine now');
     await shot(page, PREFIX, 'signup-errors');
 
@@ -161,7 +167,7 @@ test('sign up, the name in the header, a reload keeps it, sign out, a wrong pass
     allowRefusedRequest(page, 401, `${url}/api/account/signin`, 'a wrong password, on purpose');
     res = await submit(page, 'signin', 'Ada', 'not the password');
     assert.equal(res.status(), 401);
-    assert.equal(await text(page, 'signin-password-error'), await en('error.wrong_credentials'));
+    assert.equal(await shownError(page, 'signin-password-error'), await en('error.wrong_credentials'));
     await waitSignedOut(page);
     await shot(page, PREFIX, 'signin-wrong');
     res = await submit(page, 'signin', 'Ada', PASSWORD);
