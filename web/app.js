@@ -64,7 +64,7 @@ function route() {
       history.replaceState(null, "", `/game/${id}`);
     }
     routed = location.href;
-    document.title = `PÜNCT · ${t("title.game", { id })}`;
+    document.title = pageTitle(t("title.game", { id }));
     screen = gameScreen(root, id, { invite }, navigate);
     return;
   }
@@ -77,26 +77,26 @@ function route() {
   const profile = path.match(/^\/@\/([^/]+)$/);
   const board = path.match(/^\/leaderboard\/([a-z]+)$/);
   if (path === "/rules") {
-    document.title = `PÜNCT · ${t("title.rules")}`;
+    document.title = pageTitle(t("title.rules"));
     screen = rulesScreen(root, navigate);
   } else if (path === "/learn" || lesson) {
-    document.title = `PÜNCT · ${t("title.learn")}`;
+    document.title = pageTitle(t("title.learn"));
     screen = tutorialScreen(root, navigate, lesson ? lesson[1] : null);
   } else if (path === "/puzzles" || puzzle) {
-    document.title = `PÜNCT · ${t("title.puzzles")}`;
+    document.title = pageTitle(t("title.puzzles"));
     screen = puzzlesScreen(root, navigate, puzzle ? puzzle[1] : null);
   } else if (path === "/analysis") {
-    document.title = `PÜNCT · ${t("title.analysis")}`;
+    document.title = pageTitle(t("title.analysis"));
     screen = analysisScreen(root, navigate);
   } else if (path === "/editor") {
-    document.title = `PÜNCT · ${t("title.editor")}`;
+    document.title = pageTitle(t("title.editor"));
     screen = editorScreen(root, navigate);
   } else if (path === "/signin" || path === "/signup") {
     const signup = path === "/signup";
-    document.title = `PÜNCT · ${t(signup ? "title.signup" : "title.signin")}`;
+    document.title = pageTitle(t(signup ? "title.signup" : "title.signin"));
     screen = signInScreen(root, navigate, { signup, next: localNext() });
   } else if (path === "/account") {
-    document.title = `PÜNCT · ${t("title.account")}`;
+    document.title = pageTitle(t("title.account"));
     screen = accountScreen(root, navigate);
   } else if (profile) {
     let name = profile[1];
@@ -105,18 +105,23 @@ function route() {
     } catch {
       /* not an encoded name: asked for as it is (and not found) */
     }
-    document.title = `PÜNCT · ${t("title.profile", { name })}`;
+    document.title = pageTitle(t("title.profile", { name }));
     screen = profileScreen(root, navigate, name);
   } else if (path === "/leaderboard" || board) {
-    document.title = `PÜNCT · ${t("title.leaderboard")}`;
+    document.title = pageTitle(t("title.leaderboard"));
     screen = leaderboardScreen(root, navigate, board ? board[1] : null);
   } else if (path === "/") {
     document.title = "PÜNCT";
     screen = startScreen(root, navigate);
   } else {
-    document.title = `PÜNCT · ${t("notfound.title")}`;
+    document.title = pageTitle(t("notfound.title"));
     screen = notFoundScreen(root);
   }
+}
+
+/** A screen's title after the site's name, joined as the language joins them ("PÜNCT · Rules"). */
+function pageTitle(text) {
+  return `PÜNCT${t("title.separator")}${text}`;
 }
 
 /** Where to go after signing in: `?next=` when it is an address of this site, else null. */
