@@ -2,8 +2,9 @@
 // oblique view: every piece is a slab one level thick standing on what is
 // under it, so a stack's height reads as height. Layers, bottom up: the
 // board, marks on the ground (last move, lines, hover, chain, counted
-// centre), the pieces, height badges, marks above the pieces (legal
-// targets, origin, hover outline), the ghost and best move, and on top the
+// centre), the pieces, marks above the pieces (counted dots, legal
+// targets, origin, hover outline), height badges (never covered by a
+// mark), the ghost and best move, and on top the
 // transparent cells that take every click. No rules here: what is legal
 // always comes from the game's state. Keyboard play (kbd.js) adds a
 // cursor on top (setCursor) and the words for the board (its label) come
@@ -17,10 +18,16 @@ export const HEX = 20; // a cell's circumradius in SVG units
 const COL_STEP = 1.5 * HEX; // flat-topped hexes: columns 1.5 radii apart
 const ROW_STEP = Math.sqrt(3) * HEX; // and rows one hex height apart
 export const DOT = 0.45 * HEX; // a dot's radius
-export const LIFT = 6; // a piece's thickness: each level draws a piece this much higher
+export const LIFT = 8; // a piece's thickness: each level draws a piece this much higher
 const BAR = 0.36 * HEX; // the width of the bar joining two dots
 const EDGE = 1.1; // outline width of a piece
 const BADGE_R = 6.5; // a height badge's radius (grown on small screens, see drawBadges)
+// Where a badge may sit round its dot, as unit steps on the screen: the
+// upper right first, then the directions nearest to it.
+const offUpperRight = (a) => Math.min(Math.abs(a - Math.PI / 4), 2 * Math.PI - Math.abs(a - Math.PI / 4));
+const BADGE_SPOTS = Array.from({ length: 24 }, (_, i) => (i * Math.PI) / 12)
+  .sort((a, b) => offUpperRight(a) - offUpperRight(b))
+  .map((a) => [Math.cos(a), -Math.sin(a)]);
 // Okabe–Ito's vermillion, blue and bluish green, darkened to one
 // lightness: told apart with any colour vision, at least 3:1 against the
 // page in light and dark mode, and white names on them at 4.5:1.
@@ -126,7 +133,7 @@ const xy = ([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`;
  */
 export function drawPiece(parent, {
   ground, bars, side, level = 0, lift = LIFT, cls = "", attrs = {},
-  gaps = [], covered = [], halo = false, shadow = true,
+  gaps = [], covered = [], halo = false, shadow = true, names = [],
 }) {
   const g = svg("g", { class: `piece ${side} ${cls}`.trim(), ...attrs }, parent);
   const bottom = ground.map(([x, y]) => [x, y - level * lift]);
@@ -165,7 +172,7 @@ export function drawPiece(parent, {
   for (const [i, j] of bars) svg("line", { class: "bar-edge", x1: top[i][0], y1: top[i][1], x2: top[j][0], y2: top[j][1], "stroke-width": BAR + 2 * EDGE }, g);
   for (const [i, j] of bars) svg("line", { class: "bar", x1: top[i][0], y1: top[i][1], x2: top[j][0], y2: top[j][1], "stroke-width": BAR }, g);
   top.forEach(([x, y], i) => {
-    svg("circle", { class: covered[i] ? "dot covered" : "dot", cx: x, cy: y, r: DOT, "stroke-width": EDGE }, g);
+    svg("circle", { class: covered[i] ? "dot covered" : "dot", cx: x, cy: y, r: DOT, "stroke-width": EDGE, "data-dot": names[i] }, g);
   });
   svg("circle", { class: "punct-mark", cx: top[0][0], cy: top[0][1], r: DOT * 0.45 }, g);
   return g;
@@ -258,9 +265,9 @@ export class Board {
     this.ground = layer("ground"); // winning chain, last move, counted centre
     this.groundOverlay = layer("ground-overlay"); // hover, the three lines
     this.piecesLayer = layer("pieces");
-    this.badges = layer("badges"); // stack heights, above every piece
     this.posMarks = layer("pos-marks"); // counted dots' rings
     this.marks = layer("marks"); // legal targets, origin, hover outline
+    this.badges = layer("badges"); // stack heights, above every piece and mark
     this.overlay = layer("overlay"); // ghost, best move
     this.hitsLayer = layer("hits"); // transparent cells on top: every click lands here
     this.cursorLayer = layer("cursor-layer"); // the keyboard cursor (kbd.js), above all
@@ -506,6 +513,7 @@ export class Board {
         bars: barsOf(dots),
         side: p.side,
         level: p.level,
+        names: p.cells,
         gaps,
         covered,
         halo: !!(movable && movable.has(p)) && lifted !== p,
@@ -544,9 +552,12 @@ export class Board {
   }
 
   /**
-   * The height of every stack above one level, by its top dot, above
-   * every piece: one badge for the cells of one top piece that share a
-   * height (a dashed one where there is a gap under a bridge).
+   * The height of every stack above one level, above every piece: one
+   * badge for the cells of one top piece that share a height (a dashed one
+   * where there is a gap under a bridge). Each badge goes beside its top
+   * dot where it covers no other dot and no other badge (in a crowded
+   * centre the usual upper-right spot lies on a neighbour), else on the
+   * dot itself at the dot's size.
    */
   drawBadges() {
     this.badges.replaceChildren();
@@ -566,13 +577,35 @@ export class Board {
       if (!groups.has(key)) groups.set(key, { cells: [], level: top.level, gap, punct: piece && piece.punct });
       groups.get(key).cells.push(cell);
     }
-    for (const g of groups.values()) {
-      // On the PÜNCT's dot when it is one of them, else on the farthest.
-      const at = g.cells.includes(g.punct) ? g.punct : g.cells.reduce((a, b) => (this.cellPt(a)[1] <= this.cellPt(b)[1] ? a : b));
-      const [x, y] = this.surfacePt(at, g.level + 1);
-      const off = DOT * 0.85;
-      drawBadge(this.badges, [x + off, y - off], g.level + 1, {
-        gap: g.gap, scale, attrs: { "data-height-cell": at, "data-height-cells": g.cells.join(" ") },
+    const dots = [];
+    for (const p of state.pieces) for (const c of p.cells) dots.push([c, ...this.surfacePt(c, p.level + 1)]);
+    const placed = [];
+    // Boxes, not discs: what a reader sees as touching.
+    const apart = (ax, ay, ar, bx, by, br) => Math.abs(ax - bx) >= ar + br + 0.5 || Math.abs(ay - by) >= ar + br + 0.5;
+    const clear = (x, y, r, own) => dots.every(([c, dx, dy]) => c === own || apart(x, y, r, dx, dy, DOT))
+      && placed.every(([bx, by, br]) => apart(x, y, r, bx, by, br));
+    const r = BADGE_R * scale;
+    // The tallest stacks first: they stand over their neighbours.
+    for (const g of [...groups.values()].sort((a, b) => b.level - a.level)) {
+      // The PÜNCT's dot first when it is one of them, then the farthest.
+      const cells = [...g.cells].sort((a, b) => (b === g.punct) - (a === g.punct) || this.cellPt(a)[1] - this.cellPt(b)[1]);
+      let spot = null;
+      for (const cell of cells) {
+        const [x, y] = this.surfacePt(cell, g.level + 1);
+        for (const reach of [DOT + 0.4 * r, DOT + r]) {
+          spot = BADGE_SPOTS.map(([ux, uy]) => [x + ux * reach, y + uy * reach, r, cell]).find(([bx, by]) => clear(bx, by, r, cell));
+          if (spot) break;
+        }
+        if (spot) break;
+      }
+      if (!spot) {
+        const [x, y] = this.surfacePt(cells[0], g.level + 1);
+        spot = [x, y, Math.min(r, DOT), cells[0]];
+      }
+      placed.push(spot);
+      const [bx, by, br, at] = spot;
+      drawBadge(this.badges, [bx, by], g.level + 1, {
+        gap: g.gap, scale: br / BADGE_R, attrs: { "data-height-cell": at, "data-height-cells": g.cells.join(" ") },
       });
     }
   }

@@ -10,7 +10,10 @@ import { KEY_HELP } from "./kbd.js";
 
 /** A small drawing: `draw(g)` draws round (0, 0) in board units. */
 function sample(draw, { w = 70, h: hgt = 40, y = 0 } = {}) {
-  const el = svg("svg", { class: "sample", viewBox: `${-w / 2} ${-hgt / 2 + y} ${w} ${hgt}`, "aria-hidden": "true" });
+  // One board unit to a pixel, so that every symbol is drawn at one scale.
+  const el = svg("svg", {
+    class: "sample", viewBox: `${-w / 2} ${-hgt / 2 + y} ${w} ${hgt}`, "aria-hidden": "true", width: w, height: hgt,
+  });
   draw(el);
   return el;
 }
@@ -57,28 +60,23 @@ export class Key {
     this.built = true;
     const item = (pic, text) => h("li", {}, pic, h("div", { class: "key-text" }, text));
     const piece = (side, opts = {}) => (g) => drawPiece(g, { ground: pair(0), bars: bar, side, ...opts });
+    // Seven entries, each a family of symbols drawn together: a reader
+    // scans them at once (a symbol each made a list of thirteen).
     const items = [
-      item(sample(piece("white")), t("a11y.key.white")),
-      item(sample(piece("black")), t("a11y.key.black")),
       item(sample((g) => {
-        drawPiece(g, { ground: [[-18, 10]], bars: [], side: "white", attrs: {} });
-        drawPiece(g, { ground: [[-18, 10]], bars: [], side: "black", level: 1 });
-        drawPiece(g, { ground: [[-18, 10]], bars: [], side: "white", level: 2 });
-        drawBadge(g, [-18 + DOT * 0.85, 10 - 3 * LIFT - DOT * 0.85], 3);
-        drawPiece(g, { ground: [[16, 10]], bars: [], side: "white" });
-      }, { y: -4 }), t("a11y.key.stack")),
+        drawPiece(g, { ground: pair(-20), bars: bar, side: "white" });
+        drawPiece(g, { ground: pair(20), bars: bar, side: "black" });
+      }, { w: 90 }), t("a11y.key.pieces")),
       item(sample((g) => {
-        const ends = [[-26, 8], [26, 8]];
+        drawPiece(g, { ground: [[-34, 10]], bars: [], side: "white" });
+        drawPiece(g, { ground: [[-34, 10]], bars: [], side: "black", level: 1 });
+        drawPiece(g, { ground: [[-34, 10]], bars: [], side: "white", level: 2 });
+        drawBadge(g, [-34 + DOT + 4, 10 - 3 * LIFT - DOT], 3);
+        const ends = [[-4, 8], [36, 8]];
         for (const p of ends) drawPiece(g, { ground: [p], bars: [], side: "black" });
-        drawPiece(g, { ground: [ends[0], [0, 8], ends[1]], bars: [[0, 1], [1, 2]], side: "white", level: 1, gaps: [0, 1, 0] });
-        drawBadge(g, [DOT * 0.85, 8 - 2 * LIFT - DOT * 0.85], 2, { gap: true });
-      }, { w: 80, y: -4 }), t("a11y.key.bridge")),
-      item(sample((g) => {
-        drawPiece(g, { ground: [[-16, 8]], bars: [], side: "black" });
-        drawPiece(g, { ground: [[-16, 8]], bars: [], side: "white", level: 1, covered: [true] });
-        drawPiece(g, { ground: [[-16, 8]], bars: [], side: "black", level: 2 });
-        drawPiece(g, { ground: [[16, 8]], bars: [], side: "white", covered: [true] });
-      }, { y: -4 }), t("a11y.key.covered")),
+        drawPiece(g, { ground: [ends[0], [16, 8], ends[1]], bars: [[0, 1], [1, 2]], side: "white", level: 1, gaps: [0, 1, 0] });
+        drawBadge(g, [16 + DOT + 4, 8 - 2 * LIFT - DOT], 2, { gap: true });
+      }, { w: 96, h: 48, y: -6 }), t("a11y.key.stack")),
       item(sample(piece("white", { halo: true })), t("a11y.key.halo")),
       item(sample((g) => {
         hex(g, -17, 0);
@@ -87,39 +85,24 @@ export class Key {
         svg("polygon", { class: "last-from", points: hexPoints([17, 0], HEX * 0.9) }, g);
       }, { w: 80 }), t("a11y.key.last")),
       item(sample((g) => {
-        hex(g, -17, 0);
-        hex(g, 17, 0);
-        drawTarget(g, [-17, 0]);
-        drawTarget(g, [17, 0], true);
-      }, { w: 80 }), t("a11y.key.target")),
+        for (const x of [-34, 0, 34]) hex(g, x, 0);
+        drawTarget(g, [-34, 0]);
+        drawPiece(g, { ground: [[0, 2]], bars: [], side: "white", cls: "ghost" });
+        drawPiece(g, { ground: [[34, 2]], bars: [], side: "white", cls: "ghost bad" });
+      }, { w: 110 }), t("a11y.key.target")),
       item(sample((g) => {
-        hex(g, -17, 0);
-        hex(g, 17, 0);
-        drawPiece(g, { ground: [[-17, 2]], bars: [], side: "white", cls: "ghost" });
-        drawPiece(g, { ground: [[17, 2]], bars: [], side: "white", cls: "ghost bad" });
-      }, { w: 80 }), t("a11y.key.ghost")),
+        hex(g, -17, 0, "hex central");
+        hex(g, 17, 0, "hex central");
+        drawPiece(g, { ground: [[17, 0]], bars: [], side: "white" });
+        svg("circle", { class: "counted-ring white", cx: 17, cy: -LIFT, r: DOT + 3 }, g);
+      }, { w: 80 }), t("a11y.key.central")),
       item(sample((g) => {
-        hex(g, 0, 0, "hex central");
-        svg("polygon", { class: "hover-outline", points: hexPoints([0, 0], HEX * 0.93) }, g);
-      }), t("a11y.key.central")),
-      item(sample((g) => {
-        hex(g, 0, 0, "hex central");
-        drawPiece(g, { ground: [[0, 0]], bars: [], side: "white" });
-        svg("circle", { class: "counted-ring white", cx: 0, cy: -LIFT, r: DOT + 3 }, g);
-      }), t("a11y.key.counted")),
-      item(sample((g) => {
-        hex(g, 0, 0);
-        svg("polygon", { class: "kbd-cursor-under", points: hexPoints([0, 0], HEX * 0.92) }, g);
-        svg("polygon", { class: "kbd-cursor-over", points: hexPoints([0, 0], HEX * 0.92) }, g);
-      }), t("a11y.key.cursor")),
-      item(sample((g) => {
-        g.setAttribute("viewBox", "-45 -20 90 40");
         PAIR_COLOURS.forEach((colour, i) => {
           svg("line", {
             class: "side-stripe", x1: -40, y1: -12 + 12 * i, x2: 40, y2: -12 + 12 * i, stroke: colour, "stroke-dasharray": PAIR_DASH[i],
           }, g);
         });
-      }), h("div", {}, t("a11y.key.sides"),
+      }, { w: 90 }), h("div", {}, t("a11y.key.sides"),
         h("ul", { class: "pairs" }, this.pairs.map((p, i) => h("li", { "data-pair": i },
           t(`a11y.key.pair${i % 3}`, { a: edgeName(p[0]), b: edgeName(p[1]) })))))),
     ];
@@ -133,6 +116,11 @@ export class Key {
       h("div", { class: "row" }, h("h2", {}, t("a11y.key.title")), this.closeBtn),
       h("ul", { class: "key-list" }, items),
       h("h3", { class: "key-keys-title" }, t("a11y.keys.title")),
+      h("div", { class: "key-cursor" }, sample((g) => {
+        hex(g, 0, 0);
+        svg("polygon", { class: "kbd-cursor-under", points: hexPoints([0, 0], HEX * 0.92) }, g);
+        svg("polygon", { class: "kbd-cursor-over", points: hexPoints([0, 0], HEX * 0.92) }, g);
+      }, { w: 44 }), h("div", { class: "key-text" }, t("a11y.key.cursor"))),
       h("dl", { class: "key-keys", "data-testid": "key-keys" },
         KEY_HELP.flatMap((id) => [h("dt", {}, h("kbd", {}, t(`a11y.keys.${id}_keys`))), h("dd", {}, t(`a11y.keys.${id}`))])));
   }

@@ -8,6 +8,8 @@
 // remembered in this browser.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { svg } from "./board.js";
 
 const FLIP_KEY = "punct:flip";
 
@@ -17,15 +19,46 @@ const FLIP_KEY = "punct:flip";
  * side: [panels]}
  */
 export function gameLayout(p) {
+  const wrap = h("div", { class: "board-wrap" }, p.board);
   return h("div", { class: "game", "data-testid": "game" },
     h("header", { class: "topbar" }, p.home, p.status, h("div", { class: "tools" }, p.tools)),
     p.toast,
     h("div", { class: "game-layout" },
-      h("section", { class: "board-area", "data-testid": "board-area" }, h("div", { class: "board-wrap" }, p.board), p.boardExtras),
+      h("section", { class: "board-area", "data-testid": "board-area" }, wrap, zoomToggle(wrap), p.boardExtras),
       p.barTop,
       p.barBottom,
       h("div", { class: "controls-box", "data-testid": "controls" }, p.controls),
       h("aside", { class: "side-column" }, p.side)));
+}
+
+/**
+ * On a small screen (style.css shows it there only) a button that draws
+ * the board twice as large in its own scrolling box, the centre in view:
+ * a phone's cells are about 20 px, too small for stacks' heights.
+ */
+function zoomToggle(wrap) {
+  const glass = (zoomed) => {
+    const icon = svg("svg", { viewBox: "0 0 24 24", "aria-hidden": "true", class: "zoom-icon" });
+    svg("circle", { cx: 10, cy: 10, r: 6.5 }, icon);
+    for (const d of ["M15 15l6 6", "M7 10h6", zoomed ? null : "M10 7v6"]) if (d) svg("path", { d }, icon);
+    return icon;
+  };
+  const button = h("button", { type: "button", class: "zoom-toggle", "data-testid": "zoom-board", "aria-pressed": "false" });
+  const show = (zoomed) => {
+    wrap.classList.toggle("zoomed", zoomed);
+    button.setAttribute("aria-pressed", String(zoomed));
+    const label = t(zoomed ? "game.zoom_out" : "game.zoom_in");
+    button.setAttribute("aria-label", label);
+    button.title = label;
+    button.replaceChildren(glass(zoomed));
+    if (zoomed) {
+      wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
+      wrap.scrollTop = (wrap.scrollHeight - wrap.clientHeight) / 2;
+    }
+  };
+  button.addEventListener("click", () => show(!wrap.classList.contains("zoomed")));
+  show(false);
+  return button;
 }
 
 /**

@@ -154,6 +154,78 @@ test('a tower of four stands four levels tall, its top and its height in sight',
   });
 });
 
+// The most crowded centre of 40 engine games (`punct match --engine1 level1
+// --engine2 level3 --games 40 --movetime 20 --seed 5`, ply 41): a stack of
+// three in the central hexagon, a bridge over a gap, stacks of two round
+// them, and the pieces of both sides side by side.
+const DENSE = 'standard:b:0:bE@D9/2,bT@D11/1,wE@E3/0,wT@F7/0,bM@F9/1,wT@F11/5,wE@G6/1,bR@H6/5,wL@H8/4,wM@H9/0,bR@J6/0,'
+  + 'wC@K6/1,wL@K9/1,wR@K11/4,wC@L9/0,bC@M6/2,bT@N8/0,wE@N12/4,wE@O11/2,bE@Q13/3,wT@Q16/1,wR@G8/5^1,bE@H7/3^1,'
+  + 'bL@K7/0^1,bE@K8/2^1,bL@Q15/2^1,bM@H9/5^2,wM@Q16/5^2';
+
+/** Every height badge that covers a dot of another cell or another badge (boxes on the screen), and the badges' sizes. */
+function badgeClashes(page) {
+  return page.locator(tid('board')).evaluate((board) => {
+    const box = (el) => el.getBoundingClientRect();
+    const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const badges = [...board.querySelectorAll('.badges [data-height-cell]')]
+      .map((g) => ({ cell: g.dataset.heightCell, r: box(g.querySelector('circle')) }));
+    const dots = [...board.querySelectorAll('.pieces circle.dot')].map((c) => ({ cell: c.dataset.dot, r: box(c) }));
+    const clashes = [];
+    badges.forEach((b, i) => {
+      for (const d of dots) if (d.cell !== b.cell && meet(b.r, d.r)) clashes.push(`the badge of ${b.cell} covers a dot on ${d.cell}`);
+      for (const o of badges.slice(i + 1)) if (meet(b.r, o.r)) clashes.push(`the badges of ${b.cell} and ${o.cell} meet`);
+    });
+    return { clashes, count: badges.length, sizes: badges.map((b) => b.r.width), undotted: dots.filter((d) => !d.cell).length };
+  });
+}
+
+test('in the most crowded centre of an engine game no height badge covers another dot or badge, on a desktop, a phone and a zoomed phone', { timeout: 90000 }, async (t) => {
+  const { server, browser } = env;
+  await withArtifacts(PREFIX, () => pages, async () => {
+    // Cells whose stack is two or more high, read from the position string (`^N`: the piece's level).
+    const tall = new Set();
+    for (const token of DENSE.split(':')[3].split(',')) if (/\^\d/.test(token)) tall.add(token.slice(3, token.indexOf('/')));
+    for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+      const page = await newPage(browser, `dense-${label}`, options);
+      pages.push(page);
+      await page.goto(`${server.url}/analysis#position=${encodeURIComponent(DENSE)}`);
+      await page.locator(`${tid('board')} .badges [data-height-cell]`).first().waitFor();
+      const views = label === 'phone' ? ['whole', 'zoomed'] : ['whole'];
+      if (label === 'phone') {
+        // The zoom button stands where no cell is.
+        const under = await page.evaluate(() => {
+          const b = document.querySelector('[data-testid="zoom-board"]').getBoundingClientRect();
+          return [...document.querySelectorAll('[data-testid="board"] .hits [data-cell]')].filter((c) => {
+            const r = c.getBoundingClientRect();
+            const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+            return x > b.left - r.width / 2 && x < b.right + r.width / 2 && y > b.top - r.height / 2 && y < b.bottom + r.height / 2;
+          }).map((c) => c.dataset.cell);
+        });
+        assert.deepEqual(under, [], 'no cell lies under the zoom button');
+      }
+      for (const view of views) {
+        if (view === 'zoomed') {
+          await page.locator(tid('zoom-board')).click();
+          assert.equal(await page.locator(tid('zoom-board')).getAttribute('aria-pressed'), 'true');
+          // The board is drawn twice as large: the badges are placed again for it.
+          await page.waitForFunction(() => document.querySelector('.board-wrap.zoomed [data-testid="board"]')?.getBoundingClientRect().width > 600);
+          await page.waitForTimeout(200);
+        }
+        const m = await badgeClashes(page);
+        t.diagnostic(`${label}, ${view}: ${m.count} badges, ${Math.min(...m.sizes).toFixed(1)}–${Math.max(...m.sizes).toFixed(1)} px across`);
+        assert.equal(m.undotted, 0, 'every dot names its cell');
+        assert.ok(m.count >= 6, `the crowded centre has its badges (${m.count})`);
+        assert.deepEqual(m.clashes, [], `${label}, ${view}: nothing covered`);
+        if (view !== 'whole' || label === 'desktop') assert.ok(Math.min(...m.sizes) >= 11, `${label}, ${view}: every badge is at least 11 px across (${Math.min(...m.sizes).toFixed(1)})`);
+        await shot(page, PREFIX, `dense-${label}-${view}`);
+      }
+      if (label === 'desktop') assert.equal(await page.locator(tid('zoom-board')).isVisible(), false, 'no zoom on a wide screen');
+      await page.context().close();
+    }
+    assert.ok(tall.size >= 6, `the position has its stacks (${[...tall]})`);
+  });
+});
+
 test('edge labels are never clipped: inside the viewport and the board\'s drawn box', { timeout: 60000 }, async () => {
   const { server, browser } = env;
   await withArtifacts(PREFIX, () => pages, async () => {
@@ -270,7 +342,9 @@ test('hovering a cell highlights it and shows its stack from the side, a gap und
     const page = await openGame(browser, 'stack', DESKTOP, server.url, id, token);
     await waitInSync(page, server.api, id);
     const view = page.locator(tid('stack-view'));
-    await page.locator(`${tid('board')} [data-cell="E5"]`).hover();
+    // The tower's top dot, where a player points at it (its ground lies behind the tower of E4 in front).
+    const top = await page.locator(`${tid('board')} [data-piece-cell="E5"][data-level="3"] [data-dot="E5"]`).boundingBox();
+    await page.mouse.move(top.x + top.width / 2, top.y + top.height / 2);
     await page.locator(`${tid('board')} [data-hover="E5"]`).waitFor({ state: 'attached' });
     assert.match(await page.locator(`${tid('board')} [data-cell="E5"]`).getAttribute('class'), /\bhovered\b/);
     await view.locator('.stack-disc').nth(3).waitFor({ state: 'attached' });
@@ -307,9 +381,14 @@ test('the key to the symbols opens and closes', { timeout: 30000 }, async () => 
     await page.locator(tid('show-key')).click();
     await key.waitFor({ state: 'visible' });
     const items = await key.locator('.key-list > li').allInnerTexts();
-    assert.ok(items.length >= 12, `${items.length} symbols explained`);
-    for (const word of ['PÜNCT', 'badge', 'Bridge', 'move now', 'Last move', 'Legal target', 'Ghost', 'Central hexagon', 'Sides']) {
+    // Every symbol, in a few entries that group them (thirteen were too many to scan).
+    assert.ok(items.length <= 8, `${items.length} entries`);
+    for (const word of ['PÜNCT', 'badge', 'bridge', 'covered', 'move now', 'Last move', 'Legal target', 'Ghost', 'Central hexagon', 'count', 'Sides']) {
       assert.ok(items.some((x) => x.includes(word)), `the key explains ${word}`);
+    }
+    assert.match(await key.locator('.key-cursor').innerText(), /Keyboard cursor/);
+    for (const entry of await key.locator('.key-list > li').all()) {
+      assert.ok(await entry.locator('svg.sample').count() >= 1, 'each entry has its drawing');
     }
     assert.match(items.join(' '), /column A and column Q/);
     await shot(page, PREFIX, 'key');
