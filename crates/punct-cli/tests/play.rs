@@ -1,5 +1,6 @@
 //! `punct play` driven as a subprocess with its standard input piped (no
-//! terminal: commands are read line by line and echoed after the prompt).
+//! terminal: commands are read line by line and echoed after the prompt),
+//! and on Linux on a pseudo-terminal too (`mod terminal`: line editing).
 
 use punct_core::{Record, Side, Status};
 use std::io::{Read, Write};
@@ -480,4 +481,153 @@ fn ctrl_c_saves_the_record_and_says_where() {
     );
     assert!(rest.contains("punct play --from"), "{rest}");
     assert!(s.files("cwd").is_empty());
+}
+
+/// `punct play` on a pseudo-terminal: read with line editing (rustyline)
+/// as at a person's terminal, not line by line as from a pipe.
+#[cfg(target_os = "linux")]
+mod terminal {
+    use super::*;
+    use std::ffi::CStr;
+    use std::fs::{File, OpenOptions};
+    use std::os::fd::FromRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::process::CommandExt;
+    use std::sync::mpsc::{channel, Receiver};
+    use std::time::{Duration, Instant};
+
+    /// A child on the slave side of a new pseudo-terminal of `cols`×`rows`
+    /// (its controlling terminal, as a shell's would be).
+    struct Pty {
+        master: File,
+        child: Child,
+        chunks: Receiver<Vec<u8>>,
+        /// All the output so far, `\r\n` read as `\n`.
+        seen: String,
+    }
+
+    impl Pty {
+        fn spawn(mut command: Command, cols: u16, rows: u16) -> Pty {
+            // SAFETY: plain calls on a descriptor this function owns; the
+            // name buffer is large and NUL-terminated by ptsname_r.
+            let (master, path) = unsafe {
+                let fd = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+                assert!(fd >= 0, "posix_openpt");
+                let master = File::from_raw_fd(fd);
+                assert_eq!(libc::grantpt(fd), 0);
+                assert_eq!(libc::unlockpt(fd), 0);
+                let mut name = [0 as libc::c_char; 256];
+                assert_eq!(libc::ptsname_r(fd, name.as_mut_ptr(), name.len()), 0);
+                let size = libc::winsize {
+                    ws_row: rows,
+                    ws_col: cols,
+                    ws_xpixel: 0,
+                    ws_ypixel: 0,
+                };
+                assert_eq!(libc::ioctl(fd, libc::TIOCSWINSZ, &size), 0);
+                let path = CStr::from_ptr(name.as_ptr()).to_str().unwrap().to_string();
+                (master, path)
+            };
+            let slave = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .custom_flags(libc::O_NOCTTY)
+                .open(&path)
+                .unwrap();
+            command
+                .env("TERM", "xterm")
+                .stdin(slave.try_clone().unwrap())
+                .stdout(slave.try_clone().unwrap())
+                .stderr(slave);
+            // SAFETY: only async-signal-safe calls between fork and exec.
+            unsafe {
+                command.pre_exec(|| {
+                    if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+            let child = command.spawn().unwrap();
+            // The slave's copies in `command` close with it: the master
+            // then reads the end of the output when the child is gone.
+            drop(command);
+            let mut reader = master.try_clone().unwrap();
+            let (send, chunks) = channel();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                // EIO once the child and its terminal are gone.
+                while let Ok(n @ 1..) = reader.read(&mut buf) {
+                    if send.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            });
+            Pty {
+                master,
+                child,
+                chunks,
+                seen: String::new(),
+            }
+        }
+
+        /// Types `keys` at once, as fast typing or a paste does.
+        fn type_ahead(&mut self, keys: &str) {
+            self.master.write_all(keys.as_bytes()).unwrap();
+        }
+
+        /// Reads the output until `marker` has been seen `times` times
+        /// (false after ten seconds or at the end of the output).
+        fn wait_for(&mut self, marker: &str, times: usize) -> bool {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while self.seen.matches(marker).count() < times {
+                let left = deadline.saturating_duration_since(Instant::now());
+                match self.chunks.recv_timeout(left) {
+                    Ok(chunk) => {
+                        let text = String::from_utf8_lossy(&chunk).replace("\r\n", "\n");
+                        self.seen.push_str(&text);
+                    }
+                    Err(_) => return false,
+                }
+            }
+            true
+        }
+
+        /// Ends the child if it is still there and reads what is left.
+        fn finish(mut self) -> String {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while self.child.try_wait().unwrap().is_none() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            self.child.kill().ok();
+            self.child.wait().unwrap();
+            while let Ok(chunk) = self.chunks.recv_timeout(Duration::from_millis(200)) {
+                self.seen
+                    .push_str(&String::from_utf8_lossy(&chunk).replace("\r\n", "\n"));
+            }
+            self.seen
+        }
+    }
+
+    /// Typed right after `resign`, before its question shows, the answer
+    /// still counts (it was lost: the line editor dropped what it had read
+    /// past the end of the line).
+    #[test]
+    fn a_y_typed_ahead_after_resign_is_the_answer() {
+        let s = Sandbox::new("pty-resign");
+        let record = s.path("r.pgn");
+        let command = s.command(&human_args(&["--record", record.to_str().unwrap()]));
+        let mut pty = Pty::spawn(command, 80, 24);
+        assert!(pty.wait_for("White to move> ", 1), "{}", pty.seen);
+        pty.type_ahead("C@B7/2\r");
+        assert!(pty.wait_for("Black to move> ", 1), "{}", pty.seen);
+        pty.type_ahead("resign\ry\r");
+        let answered = pty.wait_for("Black resigns: White wins.", 1);
+        pty.type_ahead("quit\r");
+        let out = pty.finish();
+        assert!(answered, "the typed-ahead y was lost:\n{out}");
+        let rec = std::fs::read_to_string(&record).unwrap();
+        assert!(rec.contains("[Termination \"black resigned\"]"), "{rec}");
+        assert!(!out.contains("Not resigned"), "{out}");
+    }
 }
