@@ -42,7 +42,8 @@ pub enum SideArg {
 pub enum BoardArg {
     /// The full board when the terminal has room for it (96×38), else compact
     Auto,
-    /// One line per row: fits an 80×24 terminal
+    /// Half the height of the full board, drawn the same way up: fits an
+    /// 80×24 terminal
     Compact,
     /// Two lines per cell, as `punct show` draws it (96×38)
     Full,
@@ -99,9 +100,11 @@ Commands:
   help            this text
   quit            save the record and leave (Ctrl-C and Ctrl-D do the same)
 Tab completes commands and moves; the up and down arrows recall lines.
-Board: W/B the colour on top, its height from 2 up, * a PÜNCT on top (full
-board: W2* always with the height); [ ] the central hexagon; opposite sides
-carry the same mark: column A and Q \\, sides J2–P8 and B10–H16 /, rows 1, 17 =";
+Board: columns run straight up under their letters, row 1 at the bottom, and
+a row runs down to the right between its two numbers (on the compact board a
+line down every two columns). W/B the colour on top, its height from 2 up,
+* a PÜNCT on top (full board: W2* always with the height); [ ] the central
+hexagon.";
 
 /// The record file and its latest text, shared with the signal watcher.
 struct Keeper {

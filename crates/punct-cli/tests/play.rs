@@ -205,14 +205,15 @@ fn every_line_fits_80_columns_and_the_board_19_lines() {
             assert!(line.chars().count() <= 80, "{} columns: {line}", line.len());
         }
     }
-    // Each drawing: the column letters over row 17 … under row 1.
+    // Each drawing: the column letters over and under the board, 19 lines
+    // in all, then the state.
     let lines: Vec<&str> = out.lines().collect();
-    let tops: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].trim_start().starts_with("I\\  J\\"))
+    let letters = "A   B   C   D   E   F   G   H   I   J   K   L   M   N   O   P   Q";
+    let tops: Vec<usize> = (0..lines.len().saturating_sub(19))
+        .filter(|&i| lines[i].trim() == letters && lines[i + 18].trim() == letters)
         .collect();
     assert!(tops.len() > 10);
     for &t in &tops {
-        assert!(lines[t + 18].trim_start().starts_with("\\A  \\B"));
         assert!(lines[t + 19].starts_with("Move ") || lines[t + 19].starts_with("Game over"));
     }
     // The full board on request: wider than 80 columns.
@@ -609,6 +610,54 @@ mod terminal {
         }
     }
 
+    /// The lines as a person sees them on the screen: `\r` goes back to the
+    /// start of the line, the line editor's cursor moves (`ESC[nC`) and
+    /// clearing (`ESC[K`) are followed, other escape sequences dropped.
+    fn screen_lines(text: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut line: Vec<char> = Vec::new();
+        let mut col = 0;
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\n' => {
+                    lines.push(line.drain(..).collect());
+                    col = 0;
+                }
+                '\r' => col = 0,
+                '\x1b' if chars.peek() == Some(&'[') => {
+                    chars.next();
+                    let mut param = String::new();
+                    // Parameters, then a final byte in @..~.
+                    for d in chars.by_ref() {
+                        if ('@'..='~').contains(&d) {
+                            match d {
+                                'C' => col += param.parse::<usize>().unwrap_or(1),
+                                'K' => line.truncate(col),
+                                _ => {}
+                            }
+                            break;
+                        }
+                        param.push(d);
+                    }
+                }
+                c => {
+                    if line.len() < col {
+                        line.resize(col, ' ');
+                    }
+                    if col < line.len() {
+                        line[col] = c;
+                    } else {
+                        line.push(c);
+                    }
+                    col += 1;
+                }
+            }
+        }
+        lines.push(line.into_iter().collect());
+        lines
+    }
+
     /// Typed right after `resign`, before its question shows, the answer
     /// still counts (it was lost: the line editor dropped what it had read
     /// past the end of the line).
@@ -629,5 +678,49 @@ mod terminal {
         let rec = std::fs::read_to_string(&record).unwrap();
         assert!(rec.contains("[Termination \"black resigned\"]"), "{rec}");
         assert!(!out.contains("Not resigned"), "{out}");
+    }
+
+    /// In an 80×24 terminal `--board auto` draws the compact board, and the
+    /// board, the state lines and the prompt fit on the screen.
+    #[test]
+    fn at_80_by_24_the_compact_board_and_the_prompt_fit_the_screen() {
+        let s = Sandbox::new("pty-size");
+        let command = s.command(&human_args(&[
+            "--record",
+            s.path("r.pgn").to_str().unwrap(),
+            "--moves",
+            "C@B7/2 R@F2/0",
+        ]));
+        let mut pty = Pty::spawn(command, 80, 24);
+        assert!(pty.wait_for("White to move> ", 1), "{}", pty.seen);
+        pty.type_ahead("quit\r");
+        let out = pty.finish();
+        let lines = screen_lines(&out);
+        let letters = "A   B   C   D   E   F   G   H   I   J   K   L   M   N   O   P   Q";
+        let top = lines
+            .iter()
+            .position(|l| l.trim() == letters)
+            .unwrap_or_else(|| panic!("no compact board:\n{out}"));
+        let prompt = lines
+            .iter()
+            .position(|l| l.starts_with("White to move> "))
+            .unwrap();
+        assert_eq!(lines[top + 18].trim(), letters, "{out}");
+        assert!(
+            lines[top + 19].starts_with("Move 2: White to move."),
+            "{out}"
+        );
+        // The board's first line still on the screen with the prompt.
+        assert!(prompt - top < 24, "{} lines:\n{out}", prompt - top + 1);
+        for line in &lines[top..=prompt] {
+            assert!(line.chars().count() <= 80, "{line}");
+        }
+        // A7 (a dot of White's C piece) under the A, on the line of row 7.
+        let a = lines[top].find('A').unwrap();
+        let a7 = lines[top..prompt]
+            .iter()
+            .find(|l| l.starts_with("7 "))
+            .unwrap_or_else(|| panic!("{out}"));
+        assert_eq!(a7.chars().nth(a), Some('W'), "{a7}");
     }
 }
