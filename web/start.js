@@ -1,7 +1,14 @@
-// The start screen: the player's name (signed in: the account's), new
-// games (against the AI, at one screen, online, rated when signed in and
-// timed) with a time control, opening a record file, and the lists of
-// this browser's games and of games to watch (lists.js).
+// The start screen, the site's front door: the game's name, what it is
+// in a line and a picture of a game (a real board, board.js, drawn from a
+// position the page's own rules make), then the three ways in as big
+// buttons — play the AI, play someone (online, the lobby, at one screen),
+// learn the game (rules, lessons, puzzles). Each opens its settings right
+// under it (the player's name, signed in the account's; the AI's level,
+// colour, variant, time control, rated); one is open at a time. Below: the
+// lobby, the lists of this browser's games and of games to watch
+// (lists.js), and the tools (opening a record file, the analysis board,
+// the board editor). A static copy of the site offers what needs no
+// server: the AI and two players at one screen.
 
 import { api, staticSite } from "./api.js";
 import { h, gameMemory, nameProblem, playerName } from "./dom.js";
@@ -11,6 +18,7 @@ import { t, errorText } from "./i18n.js";
 import { siteNav } from "./nav.js";
 import { session } from "./session.js";
 import { createLocalGame } from "./localgame.js";
+import { Board, Geometry, svg } from "./board.js";
 import * as engine from "./engine.js";
 
 /** The AI's levels: [level, name, what it does] (texts read when the screen is drawn). */
@@ -63,6 +71,59 @@ const clockMemory = {
     }
   },
 };
+
+/**
+ * The picture on the front page: a game in its middle (40 moves of a
+ * game between the AI's levels 3 and 4: stacks, bridges and chains
+ * across the board), the position made by the page's own rules.
+ */
+const PICTURE_MOVES = [
+  "R@D2/0", "R@D6/5", "E@E7/0", "M@E8/2", "C@H3/2", "E@O8/2", "H3-H9/1", "D6-F8/1", "R@E10/3", "E@D7/2",
+  "M@B9/2", "E@F12/0", "E@E12/4", "R@G13/0", "L@G15/4", "L@J17/0", "T@E2/5", "E@D5/1", "E2-E7/2", "M@D11/2",
+  "C@J3/2", "L@F3/0", "M@G4/5", "F3-F8/1", "T@B2/5", "J17-J8/2", "L@P9/0", "T@L8/2", "E@N6/1", "C@P10/1",
+  "B9-P9/0", "T@P11/1", "P9-P9/5", "T@A5/4", "D2-D9/3", "D5-J11/0", "T@E3/2", "T@C6/5", "N6-E6/2", "T@N7/0",
+];
+
+/** The actions' icons: line drawings on a 24-unit square, in the text's colour. */
+const ICONS = {
+  // The AI: a chip.
+  ai: ["M7 7h10v10H7z", "M10 3v4M14 3v4M10 17v4M14 17v4M3 10h4M3 14h4M17 10h4M17 14h4"],
+  // Someone: two people.
+  people: ["M9 11a3.2 3.2 0 1 0 0-6.4 3.2 3.2 0 0 0 0 6.4z", "M3 20c0-3.6 2.7-6 6-6s6 2.4 6 6",
+    "M15.5 11a2.8 2.8 0 1 0 0-5.6", "M17.5 14.3c2 .7 3.5 2.7 3.5 5.7"],
+  // Learning: an open book.
+  learn: ["M12 6.5C10 5 7 4.5 3.5 5v13c3.5-.5 6.5 0 8.5 1.5 2-1.5 5-2 8.5-1.5V5C17 4.5 14 5 12 6.5z", "M12 6.5v13"],
+  // Opened or closed: a chevron.
+  more: ["M6 9l6 6 6-6"],
+};
+
+function icon(name, cls = "home-icon") {
+  const el = svg("svg", { class: cls, viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" });
+  for (const d of ICONS[name]) svg("path", { d }, el);
+  return el;
+}
+
+/**
+ * Draws the front page's picture into `slot`: the board in the middle of
+ * a game, read-only (an empty board when the page's rules cannot run
+ * here). Answers the board (for destroy), or null when `gone()`.
+ */
+async function drawPicture(slot, gone) {
+  const [info, view] = await Promise.all([
+    api.board(),
+    engine.ask({ op: "view", variant: "standard", moves: PICTURE_MOVES }),
+  ]);
+  if (gone()) return null;
+  const board = new Board(new Geometry(info), { onCell() {}, onHover() {}, onWheel: () => false });
+  board.el.setAttribute("data-testid", "home-board");
+  board.el.classList.add("home-board");
+  board.setPosition(view && !view.error ? { ...view, last_move: null } : { pieces: [], stacks: {} }, {});
+  board.setLabel(t("start.picture"));
+  slot.style.setProperty("--home-board-aspect", board.aspect.toFixed(3));
+  slot.replaceChildren(board.el);
+  slot.dataset.ready = "true";
+  return board;
+}
 
 export function startScreen(root, navigate) {
   let closed = false;
@@ -120,8 +181,8 @@ export function startScreen(root, navigate) {
   });
 
   const buttons = [];
-  const button = (testid, label, onclick) => {
-    const b = h("button", { type: "button", "data-testid": testid, onclick }, label);
+  const button = (testid, label, onclick, cls = null) => {
+    const b = h("button", { type: "button", class: cls, "data-testid": testid, onclick }, label);
     buttons.push(b);
     return b;
   };
@@ -199,17 +260,18 @@ export function startScreen(root, navigate) {
     }
   }
 
+  const recordMessage = h("div", { class: "message", "data-testid": "record-message", role: "alert" });
   const file = h("input", { type: "file", accept: ".pgn,.txt,text/plain", "data-testid": "open-record" });
   file.addEventListener("change", async () => {
     const f = file.files && file.files[0];
     if (!f) return;
-    say("");
+    recordMessage.textContent = "";
     try {
       const created = await api.importRecord(await f.text());
       remember(created);
       if (!closed) navigate(`/game/${created.id}`);
     } catch (e) {
-      say(errorText(e));
+      recordMessage.textContent = errorText(e);
     } finally {
       file.value = "";
     }
@@ -238,50 +300,128 @@ export function startScreen(root, navigate) {
     nameSetting = fresh;
     updateRated();
   });
-  const newGame = h("section", { class: "panel new-game" },
-    h("h2", {}, t("start.new_game")),
-    h("div", { class: "settings" },
-      nameSetting,
-      label({}, t("start.variant.label"), variant),
-      staticSite ? null : label({}, t("start.clock.label"), clock),
-      label({}, t("start.colour.label"), colour),
-      staticSite ? null : ratedBox),
-    h("div", { class: "cards" },
-      h("div", { class: "card" },
-        h("h3", {}, t("start.ai.title")),
-        label({}, t("start.level.label"), level), levelInfo,
-        // Casual and untimed, the game is played by the page itself
-        // (localgame.js) and goes on with the network gone; timed or rated,
-        // on the server, where no client can influence it.
-        h("p", {}, button("start-ai", t("start.ai.button"), () => playAi())),
-        staticSite ? null : h("p", { class: "small", "data-testid": "ai-where" }, t("start.ai.about_here")),
-        staticSite ? null : h("p", { class: "small" }, t("start.ai.server_about"), " ",
-          button("start-ai-server", t("start.ai.server_button"), () => serverAi()))),
-      h("div", { class: "card" },
-        h("h3", {}, t("start.hotseat.title")),
-        h("p", { class: "small" }, t("start.hotseat.about")),
-        button("start-hotseat", t("start.hotseat.button"), () => (staticSite ? local(null) : create({ mode: "hotseat" })))),
-      staticSite ? null : h("div", { class: "card" },
-        h("h3", {}, t("start.online.title")),
-        h("p", { class: "small" }, t("start.online.about")),
+
+  // The settings of a new game, shared by the AI's and someone's: shown
+  // in whichever of the two is open.
+  const colourSetting = label({}, t("start.colour.label"), colour);
+  const settings = h("div", { class: "home-settings" },
+    colourSetting,
+    staticSite ? null : label({}, t("start.clock.label"), clock),
+    label({ class: "home-variant" }, t("start.variant.label"), variant),
+    staticSite ? null : ratedBox,
+    nameSetting);
+
+  // Against the AI: casual and untimed, the game is played by the page
+  // itself (localgame.js) and goes on with the network gone; timed or
+  // rated, on the server, where no client can influence it.
+  const aiSlot = h("div", { class: "home-slot" });
+  const aiPanel = [
+    h("div", { class: "home-level" }, label({}, t("start.level.label"), level), levelInfo),
+    aiSlot,
+    h("p", { class: "home-go" }, button("start-ai", t("start.ai.start"), () => playAi(), "home-start")),
+    staticSite ? null : h("p", { class: "small home-where", "data-testid": "ai-where" }, t("start.ai.about_here")),
+    staticSite ? null : h("p", { class: "small home-where" }, t("start.ai.server_about"), " ",
+      button("start-ai-server", t("start.ai.server_button"), () => serverAi(), "home-server")),
+  ];
+
+  /** One way to play someone: its title, a line about it and its button. */
+  const way = (title, about, action) => h("div", { class: "home-way" },
+    h("h3", {}, title), h("p", { class: "small" }, about), action);
+  const toLobby = () => {
+    if (!lobby) return;
+    lobby.element.setAttribute("tabindex", "-1");
+    lobby.element.scrollIntoView({ behavior: "smooth", block: "start" });
+    lobby.element.focus({ preventScroll: true });
+  };
+  const peopleSlot = h("div", { class: "home-slot" });
+  const peoplePanel = [
+    peopleSlot,
+    h("div", { class: "home-ways" },
+      staticSite ? null : way(t("start.online.title"), t("start.online.about"),
         button("start-online", t("start.online.button"), () => create({
           mode: "online", side: colour.value, ...(rated.checked ? { rated: true } : {}),
-        })))));
-  const openRecord = h("section", { class: "panel open-record" },
-    h("h2", {}, t("start.record.title")),
-    staticSite ? null : label({}, t("start.record.label"), file),
+        }))),
+      way(t("start.hotseat.title"), t("start.hotseat.about"),
+        button("start-hotseat", t("start.hotseat.button"), () => (staticSite ? local(null) : create({ mode: "hotseat" })))),
+      staticSite ? null : way(t("start.lobby.title"), t("start.lobby.about"),
+        h("button", { type: "button", "data-testid": "to-lobby", onclick: toLobby }, t("start.lobby.button")))),
+  ];
+
+  /** A way to learn: a big link with a line about it. */
+  const learnLink = (href, testid, title, about) => h("li", {},
+    h("a", { href, "data-nav": "", class: "home-learn-link", "data-testid": testid },
+      h("strong", {}, title), h("span", {}, about)));
+  const learnPanel = [h("ul", { class: "home-learn" },
+    learnLink("/rules", "home-rules", t("nav.rules"), t("start.learn.rules")),
+    learnLink("/learn", "home-lessons", t("rules.more.learn"), t("start.learn.lessons")),
+    learnLink("/puzzles", "home-puzzles", t("nav.puzzles"), t("start.learn.puzzles")))];
+
+  // The three ways in: a big button each, its settings opened under it.
+  const actions = [
+    { id: "ai", title: t("start.ai.button"), about: t("start.action.ai"), body: aiPanel, slot: aiSlot },
+    { id: "people", title: t("start.action.people"), about: t(staticSite ? "start.action.people_here" : "start.action.people_about"), body: peoplePanel, slot: peopleSlot },
+    { id: "learn", title: t("start.action.learn"), about: t("start.action.learn_about"), body: learnPanel, slot: null },
+  ].map((a) => {
+    a.button = h("button", {
+      type: "button", id: `home-${a.id}`, class: `home-action home-action-${a.id}`, "data-testid": `home-${a.id}`,
+      "aria-expanded": "false", "aria-controls": `home-${a.id}-panel`, onclick: () => choose(a.id),
+    }, icon(a.id), h("span", { class: "home-action-text" },
+      h("span", { class: "home-action-title" }, a.title), h("span", { class: "home-action-about" }, a.about)),
+    icon("more", "home-chevron"));
+    a.panel = h("div", {
+      class: "home-panel", id: `home-${a.id}-panel`, role: "region", "aria-labelledby": `home-${a.id}`,
+      "data-testid": `home-${a.id}-panel`, hidden: true,
+    }, a.body);
+    // (each button in a heading, as an accordion's are: the page's outline names the three ways in)
+    a.group = h("div", { class: "home-group", "data-action": a.id }, h("h2", { class: "home-action-heading" }, a.button), a.panel);
+    return a;
+  });
+  const messageHome = h("div", { class: "home-message" }, message);
+  aiSlot.append(settings); // in the page (hidden) until a way in is opened
+
+  /** Opens the action `id` (closing the others), or closes it when open. */
+  function choose(id) {
+    const open = actions.find((a) => a.id === id && a.button.getAttribute("aria-expanded") !== "true");
+    for (const a of actions) {
+      a.button.setAttribute("aria-expanded", String(a === open));
+      a.panel.hidden = a !== open;
+      a.group.classList.toggle("open", a === open);
+    }
+    say("");
+    if (open?.slot) open.slot.append(settings);
+    // Two at one screen, the only way here without a server, has no colour to choose.
+    colourSetting.hidden = staticSite && open?.id === "people";
+    (open?.slot ? open.panel : messageHome).append(message);
+    // The opened settings in sight (a long panel: its top).
+    if (open) open.group.scrollIntoView({ block: "nearest" });
+  }
+
+  const picture = h("div", { class: "home-picture", "data-testid": "home-picture" });
+  let pictureBoard = null;
+  drawPicture(picture, () => closed).then((b) => { pictureBoard = b; }, () => { picture.dataset.ready = "failed"; });
+
+  const hero = h("section", { class: "home-hero", "aria-labelledby": "home-title" },
+    h("div", { class: "home-head" },
+      h("h1", { id: "home-title", class: "home-title" }, "PÜNCT"),
+      h("p", { class: "home-lead" }, t("start.intro"))),
+    picture,
+    h("div", { class: "home-actions", "data-testid": "home-actions" }, actions.map((a) => a.group), messageHome));
+
+  const tools = h("section", { class: "panel home-tools", "aria-labelledby": "home-tools-title" },
+    h("h2", { id: "home-tools-title" }, t("start.tools.title")),
     // The boards that need no game: they run on the page's own rules.
     h("p", { class: "start-tools" },
       h("a", { href: "/analysis", "data-nav": "", "data-testid": "to-analysis" }, t("title.analysis")), " · ",
-      h("a", { href: "/editor", "data-nav": "", "data-testid": "to-editor" }, t("title.editor"))));
+      h("a", { href: "/editor", "data-nav": "", "data-testid": "to-editor" }, t("title.editor"))),
+    staticSite ? null : h("h3", {}, t("start.record.title")),
+    staticSite ? null : label({ class: "home-record" }, t("start.record.label"), file),
+    recordMessage);
 
   root.replaceChildren(siteNav("play"), h("div", { class: "start", "data-testid": "start" },
-    h("header", { class: "start-header" }, h("h1", {}, "PÜNCT"),
-      h("p", {}, t("start.intro"))),
-    message,
+    hero,
     h("div", { class: "start-main" },
-      h("div", { class: "start-new" }, lobby?.element, newGame, openRecord),
-      h("div", { class: "start-lists" }, lists.myGames, staticSite ? null : lists.watch))));
+      h("div", { class: "start-new" }, lobby ? lobby.element : lists.myGames),
+      h("div", { class: "start-lists" }, lobby ? lists.myGames : null, staticSite ? null : lists.watch, tools))));
 
   return {
     destroy() {
@@ -289,6 +429,7 @@ export function startScreen(root, navigate) {
       stopSession();
       lists.destroy();
       lobby?.destroy();
+      pictureBoard?.resize?.disconnect();
     },
   };
 }

@@ -310,11 +310,24 @@ export async function pageSeats(page) {
 }
 
 /**
+ * Opens one of the start screen's three ways in — 'ai' (play the AI),
+ * 'people' (online, the lobby, at one screen) or 'learn' — by its big
+ * button, so that its settings and buttons show under it; one already
+ * open stays open. `tap`: by touch.
+ */
+export async function openStart(page, way, { tap = false } = {}) {
+  const button = page.locator(tid(`home-${way}`));
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await (tap ? button.tap() : button.click());
+  await page.locator(tid(`home-${way}-panel`)).waitFor();
+}
+
+/**
  * From the start screen: a standard game against the AI at level 1 on the
  * server, the person playing White. Answers the game page's {id, token}.
  */
 export async function startAiGame(page, url) {
   await page.goto(url + '/');
+  await openStart(page, 'ai');
   await page.locator(tid('variant')).selectOption('standard');
   await page.locator(tid('ai-level')).selectOption('1');
   await page.locator(tid('ai-color')).selectOption('white');

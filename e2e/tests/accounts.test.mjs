@@ -15,7 +15,7 @@
 // another origin, or none, refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, allowRefusedRequest } from '../lib/browser.mjs';
+import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, allowRefusedRequest, openStart } from '../lib/browser.mjs';
 import { axeViolations, serious, describeViolations } from '../lib/axe.mjs';
 import { loadCatalogues, tr, isText } from '../lib/i18n.mjs';
 import { DESKTOP, PHONE, overflow } from '../lib/learn.mjs';
@@ -275,6 +275,7 @@ test('the account screen adds the games this browser played signed out, and dele
     const page = await open('hal');
     // A game against the AI on the server, signed out: its seat is this browser's only.
     await page.goto(`${url}/`);
+    await openStart(page, 'ai');
     await page.locator(tid('start-ai-server')).click();
     await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
     const id = new URL(page.url()).pathname.split('/').pop();
@@ -325,6 +326,7 @@ test('a rated game: the end shows each side\'s rating change; the profile its ch
     // Dee creates a rated 5 + 3 game from the start screen; Eve takes the other seat.
     await white.goto(`${url}/`);
     assert.match(await text(white, 'playing-as'), /Dee/);
+    await openStart(white, 'people');
     await white.locator(tid('time-control')).selectOption('rt-5-3');
     await white.locator(tid('ai-color')).selectOption('white');
     await white.locator(tid('rated')).check();
@@ -358,6 +360,7 @@ test('a rated game: the end shows each side\'s rating change; the profile its ch
 
     // A game Dee plays now, for "Playing now".
     await white.goto(`${url}/`);
+    await openStart(white, 'people');
     await white.locator(tid('time-control')).selectOption('none');
     await white.locator(tid('start-online')).click();
     await white.waitForURL(/\/game\/[A-Za-z0-9]+$/);
@@ -419,6 +422,7 @@ test('a rated game against the AI rates both sides; the level is a bot account w
     const page = await open('ivy');
     await signUp(page, 'Ivy');
     await page.goto(`${url}/`);
+    await openStart(page, 'ai');
     await page.locator(tid('time-control')).selectOption('rt-3-2');
     await page.locator(tid('ai-level')).selectOption('1');
     await page.locator(tid('ai-color')).selectOption('white');

@@ -10,7 +10,7 @@ import { loadCatalogues, tr } from '../lib/i18n.mjs';
 import { chooseMove, newProgress, noteMove } from '../lib/strategy.mjs';
 import {
   serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync,
-  playByClicks, gameAttrs, checkGameContract, BOARD, waitBoardShows,
+  playByClicks, gameAttrs, checkGameContract, BOARD, waitBoardShows, openStart,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'ai-game';
@@ -27,6 +27,7 @@ test('a whole game against the AI by clicking', { timeout: 150000 }, async (t) =
   await withArtifacts(PREFIX, () => pages, async () => {
     await page.goto(server.url + '/');
     await page.locator(tid('start')).waitFor();
+    await openStart(page, 'ai');
     await page.locator(tid('variant')).selectOption('standard');
     await page.locator(tid('ai-level')).selectOption('1');
     await page.locator(tid('ai-color')).selectOption('white');

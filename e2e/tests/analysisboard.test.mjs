@@ -17,7 +17,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, clickMove, BOARD } from '../lib/browser.mjs';
+import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, clickMove, BOARD, openStart } from '../lib/browser.mjs';
 import { REPO_DIR } from '../lib/server.mjs';
 import { axeViolations, serious, describeViolations } from '../lib/axe.mjs';
 
@@ -386,6 +386,7 @@ test('a finished game opens with its moves, from its page too; a game still play
 
     // A game against the AI on this device (localgame.js), resigned: its link opens it here too.
     await page.goto(`${server.url}/`);
+    await openStart(page, 'ai');
     await page.locator(tid('ai-level')).selectOption('1');
     await page.locator(tid('ai-color')).selectOption('white');
     await page.locator(tid('time-control')).selectOption('none');

@@ -58,7 +58,9 @@ test('a whole game at one screen by keyboard alone, every move said in words', {
     await page.goto(server.url + '/');
     await page.locator(tid('start')).waitFor();
     await mouseFree(page);
-    // The start screen: the basic game, at one screen, by Tab, arrows and Enter.
+    // The start screen: "Play someone" opened, the basic game, at one screen, by Tab, arrows and Enter.
+    await tabTo(page, tid('home-people'));
+    await page.keyboard.press('Enter');
     await tabTo(page, tid('variant'));
     await chooseByKeys(page, 'basic');
     await tabTo(page, tid('start-hotseat'));
@@ -149,6 +151,8 @@ test('against the AI by keyboard: the AI\'s replies are said too', { timeout: 90
     await page.goto(server.url + '/');
     await page.locator(tid('start')).waitFor();
     await mouseFree(page);
+    await tabTo(page, tid('home-ai'));
+    await page.keyboard.press('Enter');
     await tabTo(page, tid('ai-level'));
     await chooseByKeys(page, '1');
     await tabTo(page, tid('ai-color'));

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, storedToken,
+  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, storedToken, openStart,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'lists';
@@ -41,6 +41,7 @@ function storedInvite(page, id) {
 async function createFromStart(page, url, startId, { level, colour } = {}) {
   await page.goto(url + '/');
   await page.locator(tid('start')).waitFor();
+  await openStart(page, startId === 'start-ai-server' ? 'ai' : 'people');
   if (level) await page.locator(tid('ai-level')).selectOption(String(level));
   if (colour) await page.locator(tid('ai-color')).selectOption(colour);
   await page.locator(tid(startId)).click();
@@ -57,6 +58,7 @@ test('My games: opponents, whose turn, results; games the server lacks are left 
     await ann.goto(server.url + '/');
     const empty = await lineTextOrEmpty(ann);
     assert.match(empty, /No games yet/);
+    await openStart(ann, 'people');
     await ann.locator(tid('player-name')).fill('Ann');
 
     const ai = await createFromStart(ann, server.url, 'start-ai-server', { level: 1, colour: 'white' });
@@ -81,6 +83,7 @@ test('My games: opponents, whose turn, results; games the server lacks are left 
 
     // Bob takes the invite; his page learns his seat from the server
     await bob.goto(server.url + '/');
+    await openStart(bob, 'people');
     await bob.locator(tid('player-name')).fill('Bob');
     await bob.goto(`${server.url}/game/${online.id}#invite=${invite}`);
     const claimed = await waitGamePage(bob);

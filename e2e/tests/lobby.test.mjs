@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  serverAndBrowser, waitLobby, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, playByClicks,
+  serverAndBrowser, waitLobby, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, playByClicks, openStart,
 } from '../lib/browser.mjs';
 import { axeViolations, serious, describeViolations } from '../lib/axe.mjs';
 
@@ -276,6 +276,7 @@ test('the lobby at 1366 × 768 and 390 × 844, and axe in every language', { tim
     const seeder = await newPage(env.browser, 'seeder', DESKTOP);
     pages.push(seeder);
     await seeder.goto(`${server.url}/`);
+    await openStart(seeder, 'people');
     await seeder.locator(tid('player-name')).fill('Ilse Stein');
     await openLobby(seeder, server.url);
     const ids = [

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../lib/server.mjs';
 import {
-  launchBrowser, newPage, withArtifacts, shot, tid, T, waitGamePage, playOutByClicks, allowOffline,
+  launchBrowser, newPage, withArtifacts, shot, tid, T, waitGamePage, playOutByClicks, allowOffline, openStart,
 } from '../lib/browser.mjs';
 
 /** The local game's state as the page holds it (its own module, already loaded). */
@@ -28,6 +28,7 @@ test('a game against level 4 on this device goes on with the server gone', { tim
       const page = await newPage(browser, 'localgame', { viewport: { width: 1366, height: 768 } });
       pages.push(page);
       await page.goto(`${server.url}/`);
+      await openStart(page, 'ai');
       await page.locator(tid('ai-level')).selectOption('4');
       await page.locator(tid('ai-color')).selectOption('white');
       // Casual and untimed: "Play the AI" plays it on this device.

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { Geometry, classify } from '../lib/rules.mjs';
 import {
   serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
-  playByClicks, gameUrlParts, waitBoardShows, pageSeats, messageText, storedToken, takeProblems, allowRefusedRequest,
+  playByClicks, gameUrlParts, waitBoardShows, pageSeats, messageText, storedToken, takeProblems, allowRefusedRequest, openStart,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'online';
@@ -51,6 +51,7 @@ test('online game: an invite claims the second seat once; seats and a spectator 
     });
     pages.push(a);
     await a.goto(server.url + '/');
+    await openStart(a, 'people');
     await a.locator(tid('variant')).selectOption('standard');
     await a.locator(tid('ai-color')).selectOption('white');
     await a.locator(tid('start-online')).click();

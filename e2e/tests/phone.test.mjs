@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMove } from '../lib/rules.mjs';
-import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, readRotation, BOARD } from '../lib/browser.mjs';
+import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, readRotation, BOARD, openStart } from '../lib/browser.mjs';
 
 const PREFIX = 'phone';
 const env = serverAndBrowser();
@@ -49,6 +49,7 @@ test('on a phone: the page fits, and taps add, rotate, inspect and move', { time
   await withArtifacts(PREFIX, () => pages, async () => {
     await page.goto(server.url + '/');
     assert.ok((await overflow(page)) <= 1, 'the start screen scrolls sideways');
+    await openStart(page, 'ai', { tap: true });
     await page.locator(tid('ai-level')).selectOption('1');
     await page.locator(tid('ai-color')).selectOption('white');
     await page.locator(tid('start-ai-server')).tap();

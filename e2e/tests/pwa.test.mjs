@@ -34,7 +34,7 @@ test('the site installs, and opens and plays offline once visited', { timeout: 9
     const lesson = await env.server.api.req('GET', `/api/learn/lessons/${lessons[2].id}`);
 
     await page.goto(`${url}/`);
-    await page.locator(tid('ai-level')).waitFor();
+    await page.locator(tid('home-ai')).waitFor();
     assert.equal(await page.locator('link[rel="manifest"]').count(), 1);
     // The worker installs (every file fetched) and takes the page over.
     await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 30000 });
@@ -45,7 +45,7 @@ test('the site installs, and opens and plays offline once visited', { timeout: 9
     allowOffline(page, 'the test takes the network away: the account, lists and live sockets fail to reach the server');
     await page.context().setOffline(true);
     await page.goto(`${url}/`);
-    await page.locator(tid('ai-level')).waitFor();
+    await page.locator(tid('home-ai')).waitFor();
     await page.goto(`${url}/rules`);
     await page.locator(`${tid('rules')}[data-diagrams="ready"]`).waitFor();
     // The rules and the AI in the page's worker, offline.
@@ -70,7 +70,7 @@ test('the site installs, and opens and plays offline once visited', { timeout: 9
     await again.goto(`${url}/puzzles`);
     await again.locator('main').waitFor();
     await again.goto(`${url}/`);
-    await again.locator(tid('ai-level')).waitFor();
+    await again.locator(tid('home-ai')).waitFor();
     await shot(page, 'pwa', 'offline-rules');
     await page.context().setOffline(false);
   });
@@ -101,7 +101,7 @@ test('a new release is offered as a reload, and the reload runs it', { timeout: 
       await page.locator(tid('update-reload')).click();
       // The page reloads under the new release's worker, with its files.
       await page.waitForFunction((old) => document.querySelector('script[type="module"]')?.src !== old, first, { timeout: 30000 });
-      await page.locator(tid('ai-level')).waitFor();
+      await page.locator(tid('home-ai')).waitFor();
       assert.equal(await page.locator(tid('update-ready')).count(), 0, 'the offer is gone');
       const css = await page.evaluate(async () => (await fetch(document.querySelector('link[rel="stylesheet"]').href)).text());
       assert.match(css, /the next release/);

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serverBinary } from '../lib/server.mjs';
-import { launchBrowser, newPage, withArtifacts, shot, tid, BOARD, clickMove, playOutByClicks } from '../lib/browser.mjs';
+import { launchBrowser, newPage, withArtifacts, shot, tid, BOARD, clickMove, playOutByClicks, openStart } from '../lib/browser.mjs';
 import { DESKTOP, PHONE, lessonFeedback, clickPlay, waitLesson, openPuzzle, solvePuzzle, overflow } from '../lib/learn.mjs';
 
 /** Serves `dir` with `python3 -m http.server` on a free loopback port; {url, stop}. */
@@ -70,7 +70,7 @@ test('the static site, on a plain file server, plays, teaches and judges with no
       await page.goto(`${host.url}/`);
       await page.locator(tid('start')).waitFor();
       // Nothing that needs a server is offered.
-      for (const gone of ['nav-signin', 'nav-leaderboard', 'start-online', 'lobby', 'rated', 'time-control', 'watch-games', 'start-ai-server', 'ai-where']) {
+      for (const gone of ['nav-signin', 'nav-leaderboard', 'start-online', 'lobby', 'rated', 'time-control', 'watch-games', 'start-ai-server', 'ai-where', 'to-lobby']) {
         assert.equal(await page.locator(tid(gone)).count(), 0, `${gone} is not offered`);
       }
       await shot(page, 'staticsite', 'start-1366x768');
@@ -78,6 +78,7 @@ test('the static site, on a plain file server, plays, teaches and judges with no
       await page.evaluate(() => localStorage.setItem('punct.local-games.movetime', '100'));
 
       // A whole game against level 1, by clicks.
+      await openStart(page, 'ai');
       await page.locator(tid('ai-level')).selectOption('1');
       await page.locator(tid('ai-color')).selectOption('white');
       await page.locator(tid('start-ai')).click();
@@ -100,6 +101,7 @@ test('the static site, on a plain file server, plays, teaches and judges with no
 
       // Two people at one screen: each side's move by clicks.
       await page.goto(`${host.url}/`);
+      await openStart(page, 'people');
       await page.locator(tid('start-hotseat')).click();
       await page.waitForURL(/\/game\/\?id=local-/);
       await page.locator(`${BOARD} [data-cell]`).first().waitFor({ state: 'attached' });
