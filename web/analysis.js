@@ -113,7 +113,8 @@ export class Analysis {
     this.reviewBox = h("div", { class: "review" }, this.graph, this.caption, this.mistakes);
     this.el = h("section", { class: "panel analysis-panel", "data-testid": "analysis-panel" },
       h("div", { class: "row" }, h("h2", {}, t("game.analysis.title")), this.toggle),
-      this.box, this.reviewBox);
+      // A finished game's review first: what a player looks at after it.
+      this.reviewBox, this.box);
   }
 
   /** Whether the engine may be asked about this game now (fair play). */

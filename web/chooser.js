@@ -43,7 +43,9 @@ import { GameVoice } from "./announce.js";
 /** Whether a keydown is the page's: not typed into a field, and without Ctrl, Alt or Meta. */
 export function ownKey(e) {
   const tg = e.target;
+  if (e.defaultPrevented) return false; // taken already (e.g. the arrows of a tab list, tabs.js)
   if (tg && (tg.tagName === "INPUT" || tg.tagName === "TEXTAREA" || tg.tagName === "SELECT")) return false;
+  if (tg && tg.closest && tg.closest('[role="tablist"]')) return false;
   return !(e.ctrlKey || e.metaKey || e.altKey);
 }
 

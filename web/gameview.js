@@ -22,6 +22,7 @@ import { Players } from "./players.js";
 import { PositionText } from "./announce.js";
 import { turnControls } from "./chooser.js";
 import { Chat } from "./chat.js";
+import { Tabs } from "./tabs.js";
 
 /**
  * The state's `notice` (a word for the players the server does not store)
@@ -201,6 +202,24 @@ export class GameView {
       onPly: (n) => c.showPly(n),
       onError: (e) => c.fail(e),
     });
+    this.actions = h("div", { class: "row buttons actions" }, this.takebackBtn, this.drawBtn, this.abortBtn, this.resignBtn);
+    // The side column's panels, one at a time (at 1366 × 768 one under the
+    // other put the moves and the review below the fold).
+    this.tabs = new Tabs("side", [
+      {
+        id: "moves", label: t("game.panel.moves"), content: [h("section", { class: "panel moves-panel" },
+          h("div", { class: "row" }, h("h2", {}, t("game.moves")), this.replayLabel),
+          this.moveList,
+          h("div", { class: "row" }, downloadLink(c)))],
+      },
+      { id: "analysis", label: t("game.panel.analysis"), content: [this.analysis.el] },
+      {
+        id: "players", label: t("game.panel.players"), content: [
+          h("section", { class: "panel" }, this.playersBox.el, h("div", { class: "row buttons seat" }, this.renewBtn), this.seatLink),
+          this.chat.el],
+      },
+      { id: "board", label: t("game.panel.board"), content: [this.stack.el, this.words.el] },
+    ], { label: t("game.panel.label") });
 
     this.el = gameLayout({
       home: siteNav("play"), // the site's header, slim in the top bar (style.css "site nav")
@@ -215,27 +234,16 @@ export class GameView {
         // What the opponent asks, to answer: first under the board, by
         // the status line, on every layout (on a phone the side panels
         // are far below).
-        this.drawPrompt, this.takebackPrompt,
+        this.drawPrompt, this.takebackPrompt, this.playersBox.awayRow, this.notice, this.offers,
         ...moveControls({
           turn: this.turn, selInfo: this.selInfo, passBtn: this.passBtn,
           confirm: this.chooser.confirm.el, warning: this.warning, moveInput: this.moveInput,
-        })],
-      side: [
-        this.endgame.el,
-        this.invitePanel,
-        h("section", { class: "panel" }, this.playersBox.el, this.notice, this.offers,
-          h("div", { class: "row buttons" }, this.takebackBtn, this.drawBtn, this.abortBtn, this.resignBtn),
-          h("div", { class: "row buttons seat" }, this.renewBtn), this.seatLink),
-        this.chat.el,
-        this.stack.el,
-        this.words.el,
-        h("section", { class: "panel" },
-          h("div", { class: "row" }, h("h2", {}, t("game.moves")), this.replayLabel),
-          this.moveList,
-          h("div", { class: "row replay" }, this.prevBtn, this.slider, this.nextBtn),
-          h("div", { class: "row" }, this.liveBtn,
-            downloadLink(c))),
-        this.analysis.el],
+        }),
+        // A player's actions stay in sight with the move's controls, and
+        // the steps through the game with them, whichever tab is shown.
+        this.actions,
+        h("div", { class: "row replay" }, this.prevBtn, this.slider, this.nextBtn, this.liveBtn)],
+      side: [this.endgame.el, this.invitePanel, this.tabs.el],
     });
     // The board's proportions, for the layout to give it all the room it can use.
     this.el.style.setProperty("--board-aspect", this.board.aspect.toFixed(4));
@@ -327,11 +335,13 @@ export class GameView {
     if (!s) return;
     const seats = c.seats();
     let text;
+    let full = null; // the whole text, where the line keeps to a part (shown on pointing)
     if (c.replayPly != null) {
       text = t("game.status.replay", { ply: c.replayPly, count: s.ply });
     } else if (s.status === "over") {
-      text = s.result ? t("game.status.over_result", { headline: headline(s.result, seats), reason: reasonText(s.result) })
-        : t("game.status.over");
+      // The reason is in the result's banner: the top bar keeps to the headline.
+      text = s.result ? t("game.status.over_result", { headline: headline(s.result, seats) }) : t("game.status.over");
+      if (s.result) full = t("game.status.over_reason", { headline: headline(s.result, seats), reason: reasonText(s.result) });
     } else {
       const mover = s.to_move;
       const open = s.invite_open;
@@ -348,6 +358,7 @@ export class GameView {
       else text = tSide("game.status.spectating", mover);
     }
     this.status.textContent = text;
+    this.status.title = full || text;
     this.connection.textContent = c.connected ? t("game.connection.live") : t("game.connection.down");
     this.connection.classList.toggle("down", !c.connected);
   }
@@ -398,7 +409,14 @@ export class GameView {
     this.drawBtn.textContent = myOffer ? t("game.draw.pending") : t("game.draw.offer");
     show(this.resignBtn, player && ongoing);
     show(this.renewBtn, player && !s.local);
+    const said = this.chat.shown;
     this.chat.update(s, seats, c.busy);
+    if (said >= 0 && this.chat.shown > said) this.tabs.mark("players");
+    // A game that has ended: its review first, once (then the player's choice).
+    if (s.status === "over" && !this.reviewChosen) {
+      this.reviewChosen = true;
+      this.tabs.select("analysis");
+    }
     this.renderInvite();
     this.resignBtn.disabled = c.busy;
     // "Click again", "Tap again" or "Press again", as the first was done.

@@ -40,8 +40,9 @@ export class Players {
       },
     }, t("game.players.change_name"));
     show(this.nameForm, false);
+    // The opponent gone and the claim: its own row, for the screen to keep in sight.
+    this.awayRow = h("div", { class: "row away-row" }, this.away, this.claimBtn);
     this.el = h("div", { class: "players-box" }, this.line, this.watching,
-      h("div", { class: "row away-row" }, this.away, this.claimBtn),
       h("div", { class: "row name-row" }, this.nameBtn, this.nameForm));
     this.tick = setInterval(() => this.renderAway(), 1000);
   }

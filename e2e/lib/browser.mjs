@@ -434,6 +434,16 @@ export async function playOutByClicks(page, read, { stride = 97, timeout = T.ai,
   return state;
 }
 
+/**
+ * Shows the game screen's side tab `id` (moves, analysis, players, board:
+ * tabs.js), as a player clicks it; nothing when it is shown already.
+ */
+export async function showTab(page, id) {
+  const tab = page.locator(`[data-testid="side-tab-${id}"]`);
+  if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+  await page.locator(`[data-testid="side-panel-${id}"]:not([hidden])`).waitFor();
+}
+
 /** The page's message text (trimmed; '' when absent or empty). */
 export async function messageText(page) {
   const loc = page.locator(tid('message'));

@@ -13,7 +13,7 @@
 // protocol, so the page's Content-Security-Policy stays on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, BOARD, waitInSync } from '../lib/browser.mjs';
+import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, BOARD, waitInSync, showTab } from '../lib/browser.mjs';
 import { axeViolations, serious, describeViolations } from '../lib/axe.mjs';
 
 const PREFIX = 'a11y';
@@ -69,6 +69,7 @@ async function screens(api) {
  */
 async function openEverything(page) {
   await page.locator(`${tid('game')}[data-to-move="white"]`).waitFor({ timeout: T.ai });
+  await showTab(page, 'board');
   await page.locator(tid('describe-position')).press('Enter');
   await page.locator(tid('position-table')).or(page.locator('[data-testid="pos-empty"]')).first().waitFor();
   await page.locator(tid('board')).focus();
@@ -156,9 +157,19 @@ test('the board: one tab stop with a visible cursor, labelled, described in word
     for (const k of ['T', 'C', 'E', 'L', 'M', 'R']) {
       assert.ok(stops.some((s) => s.id === `reserve-black-${k}`), `the reserve button ${k} of the side to move is a tab stop`);
     }
-    for (const id of ['describe-position', 'show-key', 'move-input', 'replay-slider', 'resign']) {
+    for (const id of ['show-key', 'move-input', 'replay-slider', 'resign', 'side-tab-moves']) {
       assert.ok(stops.some((s) => s.id === id), `${id} is a tab stop`);
     }
+    // The side tabs are one stop (the shown tab); arrows go from tab to tab.
+    assert.deepEqual(stops.filter((s) => s.id.startsWith('side-tab-')).map((s) => s.id), ['side-tab-moves'], 'one stop for the side tabs');
+    await page.locator(tid('side-tab-moves')).focus();
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'side-tab-board', 'ArrowLeft from the first tab goes round to the last');
+    assert.equal(await page.locator(tid('side-tab-board')).getAttribute('aria-selected'), 'true');
+    assert.equal(await page.locator(tid('describe-position')).isVisible(), true, 'the board tab shows the position in words');
+    await page.keyboard.press('Home');
+    assert.equal(await page.locator(tid('side-tab-moves')).getAttribute('aria-selected'), 'true', 'Home goes to the first tab');
+    assert.equal(await page.locator(tid('move-list')).isVisible(), true);
 
     // The board: an application with a label that sums up the position and says how to play it.
     await board.focus();
@@ -193,6 +204,7 @@ test('the board: one tab stop with a visible cursor, labelled, described in word
     await page.locator(tid('flip-board')).press('Enter');
 
     // The position in words, on demand.
+    await showTab(page, 'board');
     await page.locator(tid('describe-position')).focus();
     await page.keyboard.press('Enter');
     const words = page.locator(tid('position-text'));

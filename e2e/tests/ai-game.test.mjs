@@ -10,7 +10,7 @@ import { loadCatalogues, tr } from '../lib/i18n.mjs';
 import { chooseMove, newProgress, noteMove } from '../lib/strategy.mjs';
 import {
   serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync,
-  playByClicks, gameAttrs, checkGameContract, BOARD, waitBoardShows, openStart,
+  playByClicks, gameAttrs, checkGameContract, BOARD, waitBoardShows, openStart, showTab,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'ai-game';
@@ -114,6 +114,7 @@ test('a whole game against the AI by clicking', { timeout: 150000 }, async (t) =
     assert.ok(bannerText.includes(r.score), `the banner shows the score ${r.score}: ${JSON.stringify(bannerText.trim())}`);
 
     // the record downloads and is the server's record
+    await showTab(page, 'moves');
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: T.step }),
       page.locator(tid('download-record')).click(),

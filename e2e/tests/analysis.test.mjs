@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, BOARD } from '../lib/browser.mjs';
+import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, BOARD, showTab } from '../lib/browser.mjs';
 import { REPO_DIR } from '../lib/server.mjs';
 import { axeViolations, serious, describeViolations } from '../lib/axe.mjs';
 
@@ -47,6 +47,7 @@ async function openAt(page, api, url, position, lang = null) {
 
 /** Turns the analysis on and waits for its lines; answers the lines' {move, text}. */
 async function analyse(page) {
+  await showTab(page, 'analysis');
   await page.locator(tid('analyse')).click();
   await page.locator(tid('analysis-line')).first().waitFor({ state: 'visible', timeout: T.ai });
   return page.locator(tid('analysis-line')).evaluateAll((els) => els.map((e) => ({ move: e.dataset.move, text: e.innerText.replace(/\s+/g, ' ').trim() })));

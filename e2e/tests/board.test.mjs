@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Geometry, parseMove } from '../lib/rules.mjs';
-import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, messageText } from '../lib/browser.mjs';
+import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, messageText, showTab } from '../lib/browser.mjs';
 
 const PREFIX = 'board';
 const env = serverAndBrowser();
@@ -133,6 +133,7 @@ test('a tower of four stands four levels tall, its top and its height in sight',
     }, m.tops[3]);
     assert.match(onTop, /^(piece E5\/3|badge E5)$/, `the top dot of the tower is not hidden (${onTop} is drawn there)`);
     // Pointing at the tower's top (drawn over the cell behind it) points at the tower.
+    await showTab(page, 'board');
     await page.mouse.move(m.tops[3][0], m.tops[3][1]);
     await page.locator(`${tid('board')} [data-hover="E5"]`).waitFor({ state: 'attached' });
     await page.locator(tid('stack-view')).filter({ hasText: 'height 4' }).waitFor();
@@ -298,6 +299,46 @@ test('everything to play is on screen without scrolling, the board fills its are
   });
 });
 
+test('at 1366 × 768 a finished game opens on its review: the graph, the replay and the headline in view with nothing to scroll; the moves a click away', { timeout: 120000 }, async (t) => {
+  const { server, browser } = env;
+  await withArtifacts(PREFIX, () => pages, async () => {
+    // A real engine game (level 3 against level 1), won by a connection.
+    const record = '[Variant "standard"]\n[Result "1-0"]\n\n1. L@L7/4 C@K5/1 2. M@I6/4 C@K7/0 3. E@G4/1 E@K12/3 '
+      + '4. E@O8/4 K5-K10/0 5. R@J5/1 L@J14/2 6. C@C2/2 L@J3/4 7. T@B4/0 1-0\n';
+    const created = await server.api.importRecord({ record });
+    const page = await openGame(browser, 'finished', DESKTOP, server.url, created.id);
+    await page.locator(`${tid('eval-graph')}[data-status="done"]`).waitFor({ timeout: 90000 });
+    assert.equal(await page.locator(tid('side-tab-analysis')).getAttribute('aria-selected'), 'true', 'a finished game opens on its analysis');
+    const inView = (testid) => page.locator(tid(testid)).first().evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+    });
+    for (const id of ['eval-graph', 'mistakes', 'replay-prev', 'replay-slider', 'replay-next', 'result-banner', 'side-tab-moves']) {
+      assert.ok(await inView(id), `${id} is in view`);
+    }
+    const m = await page.evaluate(() => {
+      const status = document.querySelector('[data-testid="status"]');
+      return {
+        page: document.scrollingElement.scrollHeight - innerHeight,
+        cut: status.scrollHeight - status.clientHeight,
+        status: status.textContent,
+        title: status.title,
+      };
+    });
+    t.diagnostic(`status: ${m.status} (${m.title})`);
+    assert.ok(m.page <= 1, `the page does not scroll (${m.page} px more)`);
+    assert.ok(m.cut <= 1, `the top bar shows its whole status line: ${m.status}`);
+    assert.equal(m.status, 'Game over. White wins.');
+    assert.match(m.title, /^Game over\. White wins: White connected/, 'the reason on pointing, as in the banner');
+    await shot(page, PREFIX, 'finished-review-1366x768');
+    await showTab(page, 'moves');
+    assert.equal(await page.locator(tid('move-list')).locator('button.mv').count(), 13);
+    for (const id of ['move-list', 'download-record']) assert.ok(await inView(id), `${id} is in view on the moves tab`);
+    assert.equal(await page.locator(tid('eval-graph')).isVisible(), false, 'one tab at a time');
+    await page.context().close();
+  });
+});
+
 test('by touch the first tap on a target shows the piece there; confirm or a second tap plays it', { timeout: 60000 }, async () => {
   const { server, browser } = env;
   const { api } = server;
@@ -341,6 +382,7 @@ test('hovering a cell highlights it and shows its stack from the side, a gap und
     const { id, token } = await gameAfter(server.api, TOWER);
     const page = await openGame(browser, 'stack', DESKTOP, server.url, id, token);
     await waitInSync(page, server.api, id);
+    await showTab(page, 'board');
     const view = page.locator(tid('stack-view'));
     // The tower's top dot, where a player points at it (its ground lies behind the tower of E4 in front).
     const top = await page.locator(`${tid('board')} [data-piece-cell="E5"][data-level="3"] [data-dot="E5"]`).boundingBox();

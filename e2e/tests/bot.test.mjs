@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, playByClicks } from '../lib/browser.mjs';
+import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, playByClicks, showTab } from '../lib/browser.mjs';
 import { serverBinary } from '../lib/server.mjs';
 
 const PREFIX = 'bot';
@@ -92,6 +92,7 @@ test('a person accepts a bot\'s seek in the lobby and plays it to the end agains
       await shot(person, PREFIX, 'bot-seek-listed');
       await line.first().locator(tid('accept-seek')).click();
       const { id } = await waitGamePage(person);
+      await showTab(person, 'players');
       await person.locator(tid('bot-white')).waitFor();
       assert.equal((await person.locator(tid('bot-white')).innerText()).trim(), 'BOT');
       assert.equal(await person.locator(tid('bot-black')).count(), 0, 'the person is no bot');

@@ -5,7 +5,7 @@
 // buttons; axe on the chat in the four languages, a phone screenshot.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, newPage, shot, withArtifacts, tid, T } from '../lib/browser.mjs';
+import { serverAndBrowser, newPage, shot, withArtifacts, tid, T, showTab } from '../lib/browser.mjs';
 import { axeViolations, serious, describeViolations } from '../lib/axe.mjs';
 
 const PREFIX = 'chat';
@@ -22,6 +22,7 @@ async function openGame(label, id, lang, token, instance, options = { viewport: 
   pages.push(page);
   await page.goto(`${env.server.at(instance)}/game/${id}?lang=${lang}${token ? `#token=${token}` : ''}`);
   await page.locator(`${tid('game')}[data-ply]`).waitFor({ timeout: T.step * 2 });
+  await showTab(page, 'players'); // the chat is with the players
   return page;
 }
 

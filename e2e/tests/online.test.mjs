@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { Geometry, classify } from '../lib/rules.mjs';
 import {
   serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
-  playByClicks, gameUrlParts, waitBoardShows, pageSeats, messageText, storedToken, takeProblems, allowRefusedRequest, openStart,
+  playByClicks, gameUrlParts, waitBoardShows, pageSeats, messageText, storedToken, takeProblems, allowRefusedRequest, openStart, showTab,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'online';
@@ -138,6 +138,7 @@ test('online game: an invite claims the second seat once; seats and a spectator 
     await shot(s, PREFIX, 'invite-used');
 
     // A new link for the invited seat: the old token stops working, the page plays on with the new one.
+    await showTab(b, 'players');
     await b.locator(tid('renew-token')).click();
     const seatLink = await linkOf(b, 'seat-link');
     const renewed = gameUrlParts(seatLink);

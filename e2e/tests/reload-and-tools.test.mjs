@@ -8,7 +8,7 @@ import { Geometry } from '../lib/rules.mjs';
 import { chooseMove, newProgress, noteMove } from '../lib/strategy.mjs';
 import {
   serverAndBrowser, startAiGame, newPage, shot, withArtifacts, tid, T, waitGamePage, waitInSync, waitPly,
-  playByClicks, gameAttrs, BOARD, waitBoardShows,
+  playByClicks, gameAttrs, BOARD, waitBoardShows, showTab,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'reload';
@@ -70,6 +70,7 @@ test('reload mid-game, then stack view, replay, analysis, takeback, resign', { t
 
     // the stack view: hover the highest stack (the cell itself takes the pointer)
     const [cell, dots] = Object.entries(g.stacks).sort((x, y) => y[1].length - x[1].length)[0];
+    await showTab(page, 'board');
     await page.locator(`${BOARD} [data-cell="${cell}"]`).first().hover();
     const view = page.locator(tid('stack-view'));
     await page.waitForFunction(() => (document.querySelector('[data-testid="stack-view"]')?.textContent || '').trim().length > 0, null, { timeout: T.step })
@@ -102,6 +103,7 @@ test('reload mid-game, then stack view, replay, analysis, takeback, resign', { t
     assert.equal((await gameAttrs(page)).ply, live);
 
     // the analysis shows a best move
+    await showTab(page, 'analysis');
     await page.locator(tid('analyse')).click();
     const analysis = page.locator(tid('analysis'));
     await page.waitForFunction(() => /[TCELMR]@[A-Q]\d+\/\d|[A-Q]\d+-[A-Q]\d+\/\d|\bpass\b/.test(document.querySelector('[data-testid="analysis"]')?.textContent || ''), null, { timeout: T.move })
@@ -142,6 +144,7 @@ test('reload mid-game, then stack view, replay, analysis, takeback, resign', { t
     assert.match((await banner.textContent()) || '', /resign/i);
     await shot(page, PREFIX, 'resigned');
 
+    await showTab(page, 'moves');
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: T.step }),
       page.locator(tid('download-record')).click(),

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, pageSeats,
+  serverAndBrowser, newPage, shot, withArtifacts, tid, T, waitGamePage, pageSeats, showTab,
 } from '../lib/browser.mjs';
 
 const PREFIX = 'site';
@@ -43,6 +43,7 @@ test('presence, the number watching and offers are seen by players and spectator
     const bo = await openGame('bo', g.id, g.black);
     const watcher = await openGame('watcher', g.id, null);
     for (const page of [ada, bo, watcher]) {
+      await showTab(page, 'players'); // who plays, who is connected, who watches
       await page.locator(`${tid('presence-white')}[data-connected="true"]`).waitFor();
       await page.locator(`${tid('presence-black')}[data-connected="true"]`).waitFor();
       await page.locator(`${tid('spectators')}[data-count="1"]`).waitFor();
@@ -112,6 +113,7 @@ test('a player whose opponent left a real-time game claims the win', { timeout: 
     const g = await onlineGame(api, { clock: { type: 'realtime', initial: 300, increment: 5 } });
     const ada = await openGame('ada-left', g.id, g.white);
     const bo = await openGame('bo-left', g.id, g.black);
+    await showTab(ada, 'players');
     await ada.locator(`${tid('presence-black')}[data-connected="true"]`).waitFor();
     await bo.context().close();
     await ada.locator(tid('claim-win')).waitFor();

@@ -227,6 +227,8 @@ impl App {
             }
         }
         let stored = game.clone();
+        // An imported record may be a finished game: reviewed as any other.
+        self.queue_review(&stored);
         let slot = self.insert(game);
         // Bots listening here hear of their new game (botapi.rs; other
         // instances' from the database's announcement).

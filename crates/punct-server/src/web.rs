@@ -78,6 +78,7 @@ const FILES: &[(&str, &str, &[u8])] = files! {
     "notes.js": JS,
     "bell.js": JS,
     "tabcount.js": JS,
+    "tabs.js": JS,
     "engine.js": JS,
     "engine-worker.js": JS,
     "analysisboard.js": JS,

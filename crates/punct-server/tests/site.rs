@@ -331,6 +331,28 @@ fn an_ended_game_gets_its_post_game_analysis_in_the_background() {
     assert_eq!(state["review"], Value::Null);
 }
 
+/// A finished game brought in as a record is reviewed as one played here,
+/// its losing move named.
+#[test]
+fn an_imported_finished_game_gets_its_post_game_analysis() {
+    let server = Server::start();
+    let record = "[Variant \"standard\"]\n[Result \"1-0\"]\n\n1. L@L7/4 C@K5/1 2. M@I6/4 C@K7/0 \
+        3. E@G4/1 E@K12/3 4. E@O8/4 K5-K10/0 5. R@J5/1 L@J14/2 6. C@C2/2 L@J3/4 7. T@B4/0 1-0\n";
+    let (status, imported) = server.post("/api/games/import", &json!({"record": record}));
+    assert_eq!(status, 201, "{imported}");
+    assert_eq!(imported["game"]["status"], "over");
+    let id = imported["id"].as_str().unwrap();
+    let state = server.wait_for(id, Duration::from_secs(60), |s| {
+        s["review"]["status"] == "done"
+    });
+    assert_eq!(state["review"]["values"].as_array().unwrap().len(), 14);
+    assert_eq!(
+        state["review"]["lost"]["side"], "black",
+        "{}",
+        state["review"]
+    );
+}
+
 /// A game won by a connection: its review names the loser's move after
 /// which the winner wins by force, with the solver's line, among the
 /// marked moves.
