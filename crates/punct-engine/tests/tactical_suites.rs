@@ -30,8 +30,15 @@ fn positions(name: &str) -> Vec<Position> {
         .collect()
 }
 
-fn best_move(pos: &Position) -> punct_core::Move {
+/// The selective search's switches (issue 34), on: they must lose none of
+/// the suites' wins and blocks.
+const SELECTIVE: &[(&str, &str)] = &[("Futility", "80"), ("LateReductions", "true")];
+
+fn best_move_with(pos: &Position, options: &[(&str, &str)]) -> punct_core::Move {
     let mut engine = new_engine("level4", 7).unwrap();
+    for (name, value) in options {
+        engine.set_option(name, value).unwrap();
+    }
     let stop = AtomicBool::new(false);
     engine
         .search(pos, &Limits::nodes(4_000), &stop, &mut |_| {})
@@ -40,11 +47,20 @@ fn best_move(pos: &Position) -> punct_core::Move {
 
 #[test]
 fn the_strongest_level_plays_a_winning_move_in_every_win_in_one_position() {
+    wins_every_win_in_one(&[]);
+}
+
+#[test]
+fn the_selective_search_plays_a_winning_move_in_every_win_in_one_position() {
+    wins_every_win_in_one(SELECTIVE);
+}
+
+fn wins_every_win_in_one(options: &[(&str, &str)]) {
     let suite = positions("win_in_1.txt");
     assert!(suite.len() >= 20, "{}", suite.len());
     for pos in suite {
         assert!(has_winning_move(&pos), "not a win-in-1 position: {pos:?}");
-        let mv = best_move(&pos);
+        let mv = best_move_with(&pos, options);
         let mut after = pos.clone();
         after.play(mv).unwrap();
         assert_eq!(
@@ -57,6 +73,15 @@ fn the_strongest_level_plays_a_winning_move_in_every_win_in_one_position() {
 
 #[test]
 fn the_strongest_level_leaves_no_immediate_win_in_every_must_block_position() {
+    blocks_every_threat(&[]);
+}
+
+#[test]
+fn the_selective_search_leaves_no_immediate_win_in_every_must_block_position() {
+    blocks_every_threat(SELECTIVE);
+}
+
+fn blocks_every_threat(options: &[(&str, &str)]) {
     let suite = positions("must_block.txt");
     assert!(suite.len() >= 20, "{}", suite.len());
     for pos in suite {
@@ -64,7 +89,7 @@ fn the_strongest_level_leaves_no_immediate_win_in_every_must_block_position() {
             threatened(&pos) && !has_winning_move(&pos),
             "not a must-block position: {pos:?}"
         );
-        let mv = best_move(&pos);
+        let mv = best_move_with(&pos, options);
         let mut after = pos.clone();
         after.play(mv).unwrap();
         assert!(

@@ -41,6 +41,8 @@ use table::Table;
 const MAX_THREADS: usize = 16;
 /// Most candidate moves the `RootWidth` and `InnerWidth` options allow.
 const MAX_WIDTH: usize = 200;
+/// The largest reverse futility margin per ply (option `Futility`), in hundredths of a cell.
+const MAX_FUTILITY: i64 = 1000;
 /// Most lines the `MultiPV` option allows.
 const MAX_LINES: usize = 8;
 /// Most cells a chain may lack for a connection in two moves (two pieces
@@ -190,6 +192,10 @@ pub struct Ai {
     extend_threats: bool,
     use_solver: bool,
     pvs: bool,
+    /// Reverse futility pruning's margin per ply (0: off) and late move
+    /// reductions (see `search::Settings`).
+    futility_margin: i32,
+    late_reductions: bool,
     /// The share of moves (in %) played uniformly at random instead of
     /// searched: rungs of the Elo ladder between `random` and level 1.
     random_moves: u32,
@@ -245,6 +251,8 @@ impl Ai {
             extend_threats: false,
             use_solver: true,
             pvs: true,
+            futility_margin: 0,
+            late_reductions: false,
             random_moves: 0,
             variety: None,
             root_width: 0,
@@ -285,6 +293,8 @@ impl Ai {
             extend_threats: self.extend_threats,
             killers: self.killers,
             pvs: self.pvs,
+            futility_margin: self.futility_margin,
+            late_reductions: self.late_reductions,
         }
     }
 
@@ -522,6 +532,8 @@ impl Engine for Ai {
             EngineOption::check("ThreatExtension", self.extend_threats),
             EngineOption::check("Solver", self.use_solver),
             EngineOption::check("PVS", self.pvs),
+            EngineOption::spin("Futility", i64::from(self.futility_margin), 0, MAX_FUTILITY),
+            EngineOption::check("LateReductions", self.late_reductions),
             EngineOption::spin("RandomMoves", i64::from(self.random_moves), 0, 100),
             EngineOption::spin(
                 "Variety",
@@ -565,6 +577,8 @@ impl Engine for Ai {
             "threatextension" => self.extend_threats = flag(value)?,
             "solver" => self.use_solver = flag(value)?,
             "pvs" => self.pvs = flag(value)?,
+            "futility" => self.futility_margin = parse_spin(name, value, 0, MAX_FUTILITY)? as i32,
+            "latereductions" => self.late_reductions = flag(value)?,
             "randommoves" => self.random_moves = parse_spin(name, value, 0, 100)? as u32,
             "variety" => self.variety = Some(parse_spin(name, value, 0, 500)? as i32),
             "rootwidth" => self.root_width = parse_spin(name, value, 0, MAX_WIDTH as i64)? as usize,

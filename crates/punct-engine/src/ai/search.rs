@@ -68,7 +68,22 @@ pub(crate) struct Settings {
     pub(crate) killers: bool,
     /// Principal variation search: null windows after the first move.
     pub(crate) pvs: bool,
+    /// Reverse futility pruning: a node off the principal variation, a
+    /// few plies from the horizon and not threatened, whose evaluation
+    /// beats beta by this much per ply left, is taken as failing high
+    /// without a search (0: off).
+    pub(crate) futility_margin: i32,
+    /// Late move reductions: a move ranked after the first few at a node
+    /// far enough from the horizon is searched one ply shallower with a
+    /// null window first, and again in full only if it beats alpha.
+    pub(crate) late_reductions: bool,
 }
+
+/// The deepest node (plies left) where reverse futility pruning applies.
+const FUTILITY_DEPTH: u32 = 3;
+/// Late move reductions: from this many plies left, after this many moves.
+const REDUCE_FROM_DEPTH: u32 = 3;
+const REDUCE_AFTER: usize = 3;
 
 /// A transposition table's stored form of `v` at `ply`.
 fn to_tt(v: i32, ply: u32) -> i32 {
@@ -351,6 +366,17 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        // Reverse futility: near the horizon, off the principal variation,
+        // a position far above beta stays there; not when the opponent
+        // threatens to connect (the evaluation cannot see that coming).
+        let margin = self.set.futility_margin;
+        if margin > 0 && depth <= FUTILITY_DEPTH && beta == alpha + 1 && beta.abs() < LIKELY {
+            let eval = evaluate_ongoing(pos, mine, &self.set.weights)
+                + noise(pos, self.set.salt, self.set.noise);
+            if eval - margin * depth as i32 >= beta && !threatened(pos) {
+                return eval;
+            }
+        }
         let alpha0 = alpha;
         let mut best = -WIN - 1;
         let mut best_move = None;
@@ -371,6 +397,8 @@ impl<'a> Search<'a> {
         // (or queued): the candidates were all the legal moves, or the
         // parries of a threat were added when every candidate lost.
         let mut complete = moves.len() >= legal_count;
+        // The ranked candidates (parries added later come after them).
+        let ranked = moves.len();
         let mut searched: Vec<Move> = Vec::with_capacity(moves.len());
         let mut i = 0;
         loop {
@@ -390,7 +418,25 @@ impl<'a> Search<'a> {
             let mv = moves[i];
             i += 1;
             let undo = pos.make(mv);
-            let v = self.child(pos, depth - 1, ply + 1, alpha, beta, !searched.is_empty());
+            // A late move (ranked low by the ordering) first gets a
+            // shallower null-window search; only one that beats alpha
+            // there is searched in full. The parries of a threat added
+            // after every candidate lost are searched in full.
+            let late = self.set.late_reductions
+                && depth >= REDUCE_FROM_DEPTH
+                && searched.len() >= REDUCE_AFTER
+                && i <= ranked
+                && !is_lost(alpha);
+            let v = if late {
+                let r = -self.negamax(pos, depth - 2, ply + 1, -alpha - 1, -alpha);
+                if self.aborted || r <= alpha {
+                    r
+                } else {
+                    self.child(pos, depth - 1, ply + 1, alpha, beta, true)
+                }
+            } else {
+                self.child(pos, depth - 1, ply + 1, alpha, beta, !searched.is_empty())
+            };
             pos.unmake(undo);
             if self.aborted {
                 return 0;
