@@ -45,7 +45,6 @@ export function ownKey(e) {
   const tg = e.target;
   if (e.defaultPrevented) return false; // taken already (e.g. the arrows of a tab list, tabs.js)
   if (tg && (tg.tagName === "INPUT" || tg.tagName === "TEXTAREA" || tg.tagName === "SELECT")) return false;
-  if (tg && tg.closest && tg.closest('[role="tablist"]')) return false;
   return !(e.ctrlKey || e.metaKey || e.altKey);
 }
 

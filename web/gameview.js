@@ -340,8 +340,13 @@ export class GameView {
       text = t("game.status.replay", { ply: c.replayPly, count: s.ply });
     } else if (s.status === "over") {
       // The reason is in the result's banner: the top bar keeps to the headline.
-      text = s.result ? t("game.status.over_result", { headline: headline(s.result, seats) }) : t("game.status.over");
-      if (s.result) full = t("game.status.over_reason", { headline: headline(s.result, seats), reason: reasonText(s.result) });
+      if (s.result) {
+        const title = headline(s.result, seats);
+        text = t("game.status.over_result", { headline: title });
+        full = t("game.status.over_reason", { headline: title, reason: reasonText(s.result) });
+      } else {
+        text = t("game.status.over");
+      }
     } else {
       const mover = s.to_move;
       const open = s.invite_open;

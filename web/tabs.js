@@ -4,7 +4,7 @@
 // them so that the moves, the analysis and the players each get the whole
 // column instead of a page to scroll through.
 
-import { h, show } from "./dom.js";
+import { h } from "./dom.js";
 
 let made = 0; // tab sets made on this page, for unique ids
 
@@ -29,7 +29,7 @@ export class Tabs {
         "data-testid": `${name}-panel-${id}`,
       }, content);
       this.bar.append(button);
-      this.tabs.set(id, { button, panel, shown: true });
+      this.tabs.set(id, { button, panel });
       return panel;
     });
     this.el = h("div", { class: "tabs", "data-testid": name }, this.bar, panels);
@@ -40,7 +40,7 @@ export class Tabs {
   /** Shows tab `id`'s panel (`focus`: and moves the focus to its tab). */
   select(id, { focus = false } = {}) {
     const chosen = this.tabs.get(id);
-    if (!chosen || !chosen.shown) return;
+    if (!chosen) return;
     this.selected = id;
     this.el.dataset.selected = id;
     for (const [key, tab] of this.tabs) {
@@ -53,20 +53,6 @@ export class Tabs {
     if (focus) chosen.button.focus();
   }
 
-  /** Whether tab `id` is the one shown. */
-  isSelected(id) {
-    return this.selected === id;
-  }
-
-  /** Offers tab `id` or takes it away (the first offered one is shown if it was). */
-  offer(id, on) {
-    const tab = this.tabs.get(id);
-    if (!tab || tab.shown === on) return;
-    tab.shown = on;
-    show(tab.button, on);
-    if (!on && this.selected === id) this.select([...this.tabs].find(([, t]) => t.shown)[0]);
-  }
-
   /** Marks tab `id` as having something new, until it is shown. */
   mark(id) {
     const tab = this.tabs.get(id);
@@ -74,7 +60,7 @@ export class Tabs {
   }
 
   onKey(e) {
-    const ids = [...this.tabs].filter(([, t]) => t.shown).map(([id]) => id);
+    const ids = [...this.tabs.keys()];
     const at = ids.indexOf(this.selected);
     const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: ids.length - 1 }[e.key];
     if (to === undefined) return;

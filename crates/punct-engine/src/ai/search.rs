@@ -310,6 +310,12 @@ impl<'a> Search<'a> {
         -self.negamax(pos, depth, ply, -beta, -alpha)
     }
 
+    /// A leaf's evaluation for the side to move (`mine`: its chain's
+    /// distance and spread), with the level's noise.
+    fn static_eval(&self, pos: &Position, mine: (u32, u32)) -> i32 {
+        evaluate_ongoing(pos, mine, &self.set.weights) + noise(pos, self.set.salt, self.set.noise)
+    }
+
     fn negamax(
         &mut self,
         pos: &mut Position,
@@ -347,8 +353,7 @@ impl<'a> Search<'a> {
             // A threatened leaf is searched one ply further (its parries),
             // with the threat extension on.
             if !(self.set.extend_threats && ply < MAX_PLY && threatened(pos)) {
-                return evaluate_ongoing(pos, mine, &self.set.weights)
-                    + noise(pos, self.set.salt, self.set.noise);
+                return self.static_eval(pos, mine);
             }
             depth = 1;
         }
@@ -371,8 +376,7 @@ impl<'a> Search<'a> {
         // threatens to connect (the evaluation cannot see that coming).
         let margin = self.set.futility_margin;
         if margin > 0 && depth <= FUTILITY_DEPTH && beta == alpha + 1 && beta.abs() < LIKELY {
-            let eval = evaluate_ongoing(pos, mine, &self.set.weights)
-                + noise(pos, self.set.salt, self.set.noise);
+            let eval = self.static_eval(pos, mine);
             if eval - margin * depth as i32 >= beta && !threatened(pos) {
                 return eval;
             }
