@@ -122,6 +122,17 @@ pub fn check(name: &str) -> Result<(), NameError> {
     Ok(())
 }
 
+/// The key to look a typed name up by, or `None` when no account can have
+/// that name (empty, over 64 bytes, or with a control character): such
+/// text is no one, and never reaches a store (PostgreSQL refuses a NUL in
+/// text outright).
+pub fn lookup_key(name: &str) -> Option<String> {
+    if name.is_empty() || name.len() > 64 || name.chars().any(char::is_control) {
+        return None;
+    }
+    Some(key(name)).filter(|k| !k.contains('\0'))
+}
+
 /// The key that makes names unique: two names that differ only by case or
 /// by confusable characters get the same key (a store's unique index is on
 /// it). Any text has a key, allowed as a name or not.

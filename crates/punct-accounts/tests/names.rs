@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use punct_accounts::name::{check, key, reserved, NameError, MAX, MIN};
+use punct_accounts::name::{check, key, lookup_key, reserved, NameError, MAX, MIN};
 
 /// The characters a user name may have.
 fn safe_set() -> Vec<char> {
@@ -374,5 +374,30 @@ fn key_is_a_fixed_point_of_itself() {
     for name in ["Adm1n", "\u{430}dmin", "WwMm", "pünct", "ＡＤＭＩＮ"] {
         let k = key(name);
         assert_eq!(key(&k), k, "{name:?}");
+    }
+}
+
+#[test]
+fn lookup_key_is_the_key_of_any_name_an_account_could_have() {
+    let safe = safe_set();
+    for a in &safe {
+        for b in &safe {
+            let name: String = [*a, *b].iter().collect();
+            assert_eq!(lookup_key(&name), Some(key(&name)), "{name:?}");
+        }
+    }
+    // Typed text that is not a valid name is still looked up (it finds no
+    // one, or finds the account it passes for).
+    assert_eq!(lookup_key("Ali ce"), Some(key("Ali ce")));
+    for no_one in [
+        "",
+        "a\u{0}",
+        "\u{0}",
+        "a\u{7}b",
+        "\u{1b}[0m",
+        "x\u{85}",
+        &"a".repeat(65),
+    ] {
+        assert_eq!(lookup_key(no_one), None, "{no_one:?}");
     }
 }

@@ -129,17 +129,19 @@ impl Accounts {
         given: &str,
         agent: &str,
     ) -> Result<(UserRow, String), ApiError> {
-        let key = name::key(user_name.trim());
-        self.try_account(&key)?;
+        // A name no account can have is no one, found without the store.
+        let key = name::lookup_key(user_name.trim());
+        if let Some(key) = &key {
+            self.try_account(key)?;
+        }
         if given.len() > password::MAX_BYTES {
             return Err(wrong());
         }
-        let user = self
-            .store
-            .accounts()
-            .user_by_key(&key)
-            .await?
-            .filter(|u| !u.deleted);
+        let user = match &key {
+            Some(key) => self.store.accounts().user_by_key(key).await?,
+            None => None,
+        }
+        .filter(|u| !u.deleted);
         let Some((user, phc)) = user.and_then(|u| u.password.clone().map(|p| (u, p))) else {
             let given = given.to_string();
             self.blocking(move || password::verify_nobody(&given))

@@ -16,15 +16,10 @@ pub(crate) async fn find(app: &App, name: &str) -> Result<UserRow, ApiError> {
         ApiError::not_found("no_user", format!("there is no player called {name:?}"))
             .with("name", name.chars().take(40).collect::<String>())
     };
-    if name.is_empty() || name.len() > 64 {
+    let Some(key) = punct_accounts::name::lookup_key(name) else {
         return Err(none());
-    }
-    match app
-        .store
-        .accounts()
-        .user_by_key(&punct_accounts::name::key(name))
-        .await?
-    {
+    };
+    match app.store.accounts().user_by_key(&key).await? {
         Some(user) if !user.deleted => Ok(user),
         _ => Err(none()),
     }

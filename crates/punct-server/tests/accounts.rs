@@ -221,6 +221,38 @@ fn wrong_passwords_are_refused_and_limited_per_account() {
     assert_error(&answer, 429, "account_limited");
 }
 
+/// A name no account can have (a NUL, a control character) is no one: the
+/// database never sees it (PostgreSQL refuses a NUL in text, which was a
+/// 500 on sign-in), and every way in answers as for an unknown name.
+#[test]
+fn names_with_control_characters_are_no_one() {
+    let server = Server::builder().flags(&["--rate-account", "off"]).start();
+    let mut alice = Browser::on(&server);
+    alice.sign_up("alice", PASSWORD);
+    let mut b = Browser::on(&server);
+    for name in [":\u{0}", "alice\u{0}", "ali\u{7}ce"] {
+        let answer = b.post(
+            "/api/account/signin",
+            &json!({"name": name, "password": PASSWORD}),
+        );
+        assert_error(&answer, 401, "wrong_credentials");
+        let answer = b.post(
+            "/api/account/signup",
+            &json!({"name": name, "password": PASSWORD}),
+        );
+        assert_eq!(answer.0, 422, "signing up {name:?}: {}", answer.1);
+    }
+    for path in ["alice%00", "%00", "ali%07ce"] {
+        assert_error(&b.get(&format!("/api/users/{path}")), 404, "no_user");
+        assert_error(
+            &alice.post(&format!("/api/users/{path}/block"), &json!({})),
+            404,
+            "no_user",
+        );
+    }
+    assert_eq!(b.signed_in_as(), None);
+}
+
 #[test]
 fn the_per_client_bucket_limits_sign_ins() {
     let server = Server::builder()

@@ -354,6 +354,7 @@ fn who_may_challenge_whom_and_blocks() {
     for (to, code) in [
         ("ann", "own_challenge"),
         ("nobody", "no_user"),
+        ("b\u{0}b", "no_user"),
         ("level2", "challenge_ai"),
     ] {
         ws_ann.send(&challenge(to));

@@ -26,12 +26,12 @@ async fn user(app: &crate::app::App, name: &str) -> Result<UserRow, ApiError> {
         ApiError::not_found("no_user", format!("there is no player called {name:?}"))
             .with("name", name.chars().take(40).collect::<String>())
     };
-    if name.is_empty() || name.len() > 64 {
+    let Some(key) = punct_accounts::name::lookup_key(name) else {
         return Err(none());
-    }
+    };
     app.store
         .accounts()
-        .user_by_key(&punct_accounts::name::key(name))
+        .user_by_key(&key)
         .await?
         .ok_or_else(none)
 }
