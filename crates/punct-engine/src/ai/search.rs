@@ -384,28 +384,50 @@ impl<'a> Search<'a> {
         let alpha0 = alpha;
         let mut best = -WIN - 1;
         let mut best_move = None;
-        let width = self.set.shape.inner_width;
-        let (mut moves, evaluated, legal_count) =
-            candidates(pos, width, first, &self.set.weights, &self.set.policy);
-        // Every position evaluated counts as a node, ordering included.
-        self.nodes += evaluated;
-        // Killers go right after the table's move, if legal here.
-        for k in self.killer_moves(ply).into_iter().flatten().rev() {
-            if Some(k) != first && pos.is_legal(k) {
-                moves.retain(|&m| m != k);
-                let at = usize::from(first.is_some() && moves.first() == first.as_ref());
-                moves.insert(at.min(moves.len()), k);
+        // The table's move and the killers are searched before the
+        // candidates are ranked (the ranking evaluates dozens of
+        // positions): a cut-off by one of them skips that work. The order
+        // is the same as if they led the ranked list.
+        let mut moves: Vec<Move> = Vec::with_capacity(self.set.shape.inner_width + 3);
+        if let Some(m) = first.filter(|&m| pos.is_legal(m)) {
+            moves.push(m);
+        }
+        for k in self.killer_moves(ply).into_iter().flatten() {
+            if !moves.contains(&k) && pos.is_legal(k) {
+                moves.push(k);
             }
         }
+        let mut ranked_yet = false;
         // Whether every move that does not lose at once has been searched
         // (or queued): the candidates were all the legal moves, or the
         // parries of a threat were added when every candidate lost.
-        let mut complete = moves.len() >= legal_count;
+        let mut complete = false;
         // The ranked candidates (parries added later come after them).
-        let ranked = moves.len();
+        let mut ranked = usize::MAX;
         let mut searched: Vec<Move> = Vec::with_capacity(moves.len());
         let mut i = 0;
         loop {
+            if i == moves.len() && !ranked_yet {
+                ranked_yet = true;
+                let (candidates, evaluated, legal_count) = candidates(
+                    pos,
+                    self.set.shape.inner_width,
+                    first,
+                    &self.set.weights,
+                    &self.set.policy,
+                );
+                // Every position evaluated counts as a node, ordering
+                // included.
+                self.nodes += evaluated;
+                for m in candidates {
+                    if !moves.contains(&m) {
+                        moves.push(m);
+                    }
+                }
+                complete = moves.len() >= legal_count;
+                ranked = moves.len();
+                continue;
+            }
             if i == moves.len() {
                 // Every candidate lost: a candidate that does not parry a
                 // threat loses at once (cheaply found), so only now ask
@@ -453,6 +475,12 @@ impl<'a> Search<'a> {
             alpha = alpha.max(v);
             if alpha >= beta {
                 self.remember_killer(ply, mv);
+                // A lost cut-off before the ranking: the ranked list would
+                // have held every legal move if there are no more than its
+                // width.
+                if !ranked_yet && is_lost(best) {
+                    complete = pos.legal_moves().len() <= self.set.shape.inner_width;
+                }
                 break;
             }
         }
