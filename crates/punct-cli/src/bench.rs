@@ -106,3 +106,67 @@ pub fn run(seconds: f64) {
     ))
     .ok();
 }
+
+/// What `punct bench --depth` measures: an engine searched to a fixed
+/// depth from each of the shipped openings.
+pub struct DepthRun {
+    pub depth: u32,
+    /// How many positions: the standard openings first, then the basic
+    /// game's (200 in all).
+    pub positions: usize,
+    pub engine: String,
+    pub options: Vec<(String, String)>,
+}
+
+/// Time to a fixed depth: the nodes, the seconds and a digest of the best
+/// moves (two builds that search the same tree print the same digest).
+pub fn depth(run: &DepthRun) -> Result<(), crate::Failure> {
+    use crate::match_cmd::openings::{parse, BASIC, STANDARD};
+    let mut set: Vec<Position> = Vec::new();
+    for (text, variant, source) in [
+        (STANDARD, Variant::Standard, "openings/standard.txt"),
+        (BASIC, Variant::Basic, "openings/basic.txt"),
+    ] {
+        for o in parse(text, variant, source).map_err(crate::failed)? {
+            let game = Game::replay(Position::new(variant), &o.moves)
+                .map_err(|e| crate::failed(format!("{source}, line {}: {e}", o.line)))?;
+            set.push(game.position().clone());
+        }
+    }
+    if run.positions == 0 || run.positions > set.len() {
+        return Err(crate::bad_input(format!(
+            "--positions {}: there are 1 to {} positions (the shipped openings)",
+            run.positions,
+            set.len()
+        )));
+    }
+    let mut nodes = 0u64;
+    let mut elapsed = Duration::ZERO;
+    // FNV-1a over the best moves' notation, in order.
+    let mut digest = 0xcbf2_9ce4_8422_2325u64;
+    for pos in &set[..run.positions] {
+        let mut engine = new_engine(&run.engine, 0).map_err(crate::bad_input)?;
+        for (name, value) in &run.options {
+            engine
+                .set_option(name, value)
+                .map_err(|e| crate::bad_input(format!("--option {name}={value}: {e}")))?;
+        }
+        let stop = AtomicBool::new(false);
+        let t = Instant::now();
+        let r = engine.search(pos, &Limits::depth(run.depth), &stop, &mut |_| {});
+        elapsed += t.elapsed();
+        nodes += r.nodes;
+        for b in r.best.to_string().bytes().chain(*b" ") {
+            digest = (digest ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    crate::emit(&format!(
+        "{} to depth {} on {} positions: {:.2} s, {} nodes, best moves {:016x}\n",
+        run.engine,
+        run.depth,
+        run.positions,
+        elapsed.as_secs_f64(),
+        nodes,
+        digest
+    ))
+}

@@ -107,6 +107,20 @@ enum Command {
         /// Seconds to spend on each measurement
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
+        /// Instead: the time an engine takes to search this deep from each
+        /// shipped opening (one thread), with its nodes and a digest of its
+        /// best moves
+        #[arg(long)]
+        depth: Option<u32>,
+        /// With --depth: how many openings (standard first, then basic)
+        #[arg(long, default_value_t = 200)]
+        positions: usize,
+        /// With --depth: the engine searched
+        #[arg(long, default_value = "level4")]
+        engine: String,
+        /// With --depth: an engine option as NAME=VALUE (repeatable)
+        #[arg(long = "option")]
+        options: Vec<String>,
     },
 }
 
@@ -361,11 +375,30 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .collect();
             emit(&out)?;
         }
-        Command::Bench { seconds } => {
-            if !(seconds > 0.0 && seconds <= 600.0) {
-                return Err(bad_input("--seconds must be between 0 and 600"));
+        Command::Bench {
+            seconds,
+            depth,
+            positions,
+            engine,
+            options,
+        } => {
+            if let Some(depth) = depth {
+                if !(1..=64).contains(&depth) {
+                    return Err(bad_input(format!("--depth {depth}: 1 to 64 plies")));
+                }
+                let options = match_cmd::parse_options("--option", &options)?;
+                bench::depth(&bench::DepthRun {
+                    depth,
+                    positions,
+                    engine,
+                    options,
+                })?;
+            } else {
+                if !(seconds > 0.0 && seconds <= 600.0) {
+                    return Err(bad_input("--seconds must be between 0 and 600"));
+                }
+                bench::run(seconds);
             }
-            bench::run(seconds);
         }
     }
     Ok(())

@@ -320,6 +320,11 @@ fn every_subcommand_has_help_and_bad_arguments_never_panic() {
         &["legal", "--moves", "@@@/"],
         &["record"],
         &["bench", "--seconds", "0"],
+        &["bench", "--depth", "0"],
+        &["bench", "--depth", "2", "--positions", "201"],
+        &["bench", "--depth", "2", "--option", "NullMove"],
+        &["bench", "--depth", "2", "--option", "Nonsense=1"],
+        &["bench", "--depth", "2", "--engine", "level9"],
         &["nonsense"],
     ];
     for args in bad {
@@ -328,4 +333,40 @@ fn every_subcommand_has_help_and_bad_arguments_never_panic() {
         assert!(!stderr(&o).is_empty(), "{args:?}");
         assert!(!stderr(&o).contains("panicked"), "{args:?}");
     }
+}
+
+/// `punct bench --depth`: a search to a fixed depth from the shipped
+/// openings, its nodes, and a digest of its best moves that repeats run
+/// after run and changes with an option that changes the search.
+#[test]
+fn bench_depth_reports_nodes_and_a_digest_of_the_best_moves() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["bench", "--depth", "2", "--positions", "6"];
+        args.extend_from_slice(extra);
+        let o = punct(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.starts_with("level4 to depth 2 on 6 positions: "),
+            "{out}"
+        );
+        let nodes: u64 = out
+            .split(", ")
+            .find_map(|p| p.strip_suffix(" nodes"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no node count in {out}"));
+        let digest = out.trim_end().rsplit(' ').next().unwrap().to_string();
+        assert_eq!(digest.len(), 16, "{out}");
+        (nodes, digest)
+    };
+    let first = run(&[]);
+    assert!(first.0 > 0);
+    assert_eq!(run(&[]), first, "a fixed depth searches the same tree");
+    let wide = run(&["--option", "RootShortlist=0"]);
+    assert!(
+        wide.0 > first.0,
+        "every root move judged: {} nodes, not {}",
+        wide.0,
+        first.0
+    );
 }

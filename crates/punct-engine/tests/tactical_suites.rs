@@ -32,7 +32,12 @@ fn positions(name: &str) -> Vec<Position> {
 
 /// The selective search's switches (issue 34), on: they must lose none of
 /// the suites' wins and blocks.
-const SELECTIVE: &[(&str, &str)] = &[("Futility", "80"), ("LateReductions", "true")];
+const SELECTIVE: &[(&str, &str)] = &[
+    ("Futility", "80"),
+    ("LateReductions", "true"),
+    ("NullMove", "2"),
+    ("RootShortlist", "40"),
+];
 
 fn best_move_with(pos: &Position, options: &[(&str, &str)]) -> punct_core::Move {
     let mut engine = new_engine("level4", 7).unwrap();

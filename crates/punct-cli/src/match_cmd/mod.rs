@@ -5,7 +5,7 @@
 //! docs/MATCH.md describes the flags, the output and the formulas.
 
 mod game;
-mod openings;
+pub(crate) mod openings;
 pub(crate) mod players;
 mod stats;
 

@@ -26,7 +26,7 @@ use crate::tactics::{safe_moves, winning_moves};
 use crate::time::Instant;
 pub use eval::{evaluate_with, Weights};
 use eval::{to_score, MATE_BAND, WIN};
-use order::one_ply;
+use order::{one_ply, shortlist};
 pub use policy::Policy;
 use punct_core::{Move, Position};
 use rand::rngs::StdRng;
@@ -43,6 +43,10 @@ const MAX_THREADS: usize = 16;
 const MAX_WIDTH: usize = 200;
 /// The largest reverse futility margin per ply (option `Futility`), in hundredths of a cell.
 const MAX_FUTILITY: i64 = 1000;
+/// The largest root shortlist (option `RootShortlist`).
+const MAX_SHORTLIST: usize = 1000;
+/// The largest null-move reduction (option `NullMove`), in plies.
+const MAX_NULL_MOVE: i64 = 4;
 /// Most lines the `MultiPV` option allows.
 const MAX_LINES: usize = 8;
 /// Most cells a chain may lack for a connection in two moves (two pieces
@@ -91,6 +95,9 @@ struct Style {
     /// `root_bias`): the choice among moves this near the best varies
     /// from game to game.
     variety: i32,
+    /// Root moves judged one ply deep: the static ranking's best this many
+    /// (0: every legal move).
+    root_shortlist: usize,
 }
 
 impl Level {
@@ -128,48 +135,58 @@ impl Level {
                     max_depth: 1,
                     root_width: 12,
                     inner_width: 4,
+                    inner_judged: 3 * 4,
                 },
                 noise: 150,
                 time_share: 10,
                 safety: false,
                 solver: false,
                 variety: 60,
+                root_shortlist: 0,
             },
             Level::Casual => Style {
                 shape: Shape {
                     max_depth: 2,
                     root_width: 12,
                     inner_width: 6,
+                    inner_judged: 3 * 6,
                 },
                 noise: 70,
                 time_share: 25,
                 safety: true,
                 solver: false,
                 variety: 40,
+                root_shortlist: 0,
             },
             Level::Club => Style {
                 shape: Shape {
                     max_depth: 3,
                     root_width: 16,
                     inner_width: 8,
+                    inner_judged: 3 * 8,
                 },
                 noise: 40,
                 time_share: 40,
                 safety: true,
                 solver: false,
                 variety: 25,
+                root_shortlist: 0,
             },
             Level::Strongest => Style {
                 shape: Shape {
                     max_depth: 64,
                     root_width: 24,
                     inner_width: 12,
+                    inner_judged: 3 * 12,
                 },
                 noise: 0,
                 time_share: 100,
                 safety: true,
                 solver: true,
                 variety: LEVEL4_VARIETY,
+                // Judging every legal move (thousands) took half of a
+                // 50 ms move: +43 ± 26 Elo at 50 ms (docs/STRENGTH.md).
+                root_shortlist: 100,
             },
         }
     }
@@ -196,6 +213,8 @@ pub struct Ai {
     /// reductions (see `search::Settings`).
     futility_margin: i32,
     late_reductions: bool,
+    /// Null-move pruning's reduction (0: off; see `search::Settings`).
+    null_move: u32,
     /// The share of moves (in %) played uniformly at random instead of
     /// searched: rungs of the Elo ladder between `random` and level 1.
     random_moves: u32,
@@ -206,6 +225,12 @@ pub struct Ai {
     /// (0: the level's own), to tune them by matches.
     root_width: usize,
     inner_width: usize,
+    /// Moves judged at inner nodes (0: the level's own, three times the
+    /// inner width).
+    inner_judged: usize,
+    /// The root shortlist instead of the level's (option `RootShortlist`;
+    /// 0: every legal move).
+    root_shortlist: Option<usize>,
 }
 
 /// A finished root search: the best move and score, the depth it came
@@ -253,10 +278,13 @@ impl Ai {
             pvs: true,
             futility_margin: 0,
             late_reductions: false,
+            null_move: 0,
             random_moves: 0,
             variety: None,
             root_width: 0,
             inner_width: 0,
+            inner_judged: 0,
+            root_shortlist: None,
         }
     }
 
@@ -283,6 +311,7 @@ impl Ai {
             shape: Shape {
                 root_width: or(self.root_width, style.shape.root_width),
                 inner_width: or(self.inner_width, style.shape.inner_width),
+                inner_judged: or(self.inner_judged, style.shape.inner_judged),
                 ..style.shape
             },
             weights: self.weights.clone(),
@@ -295,6 +324,7 @@ impl Ai {
             pvs: self.pvs,
             futility_margin: self.futility_margin,
             late_reductions: self.late_reductions,
+            null_move: self.null_move,
         }
     }
 
@@ -374,24 +404,19 @@ impl Ai {
         (matches!(s.proof, Proof::Proven { .. }), s.nodes)
     }
 
-    fn search_deep(
-        &mut self,
+    /// The roots to search among `moves`, judged one ply deep: the best
+    /// `root_width` that leave the opponent no immediate win (levels 2 and
+    /// up); and whether they are every move that does not lose at once.
+    fn root_candidates(
+        &self,
         pos: &Position,
+        moves: Vec<Move>,
         budget: &Budget,
-        limits: &Limits,
-        info: &mut dyn FnMut(&Info),
-        started: Instant,
-    ) -> RootSearch {
+        root_width: usize,
+    ) -> (Vec<Move>, bool) {
         let style = self.level.style();
         let set = self.settings();
-        let Shape {
-            max_depth,
-            root_width,
-            ..
-        } = set.shape;
-        // Root candidates: every move judged one ply deep, and of those the
-        // best that leave the opponent no immediate win (levels 2 and up).
-        let mut ranked = one_ply(pos, pos.legal_moves(), &self.weights);
+        let mut ranked = one_ply(pos, moves, &self.weights);
         // The game's preferences order near-equal moves too (so a search
         // cut short before its first depth still varies).
         if set.root_variety > 0 {
@@ -410,7 +435,6 @@ impl Ai {
         } else {
             in_order.iter().copied().take(root_width).collect()
         };
-        // Whether the roots are every move that does not lose at once.
         let mut complete = !gave_up && (roots.len() < root_width || in_order.len() <= root_width);
         if roots.is_empty() {
             // Every move allows a win: play on with the best-looking ones.
@@ -418,6 +442,44 @@ impl Ai {
             // loss is proven whichever of them are searched.
             roots = in_order.iter().copied().take(root_width).collect();
             complete = !gave_up && style.safety;
+        }
+        (roots, complete)
+    }
+
+    fn search_deep(
+        &mut self,
+        pos: &Position,
+        budget: &Budget,
+        limits: &Limits,
+        info: &mut dyn FnMut(&Info),
+        started: Instant,
+    ) -> RootSearch {
+        let set = self.settings();
+        let Shape {
+            max_depth,
+            root_width,
+            ..
+        } = set.shape;
+        // Root candidates: every move (or the static ranking's shortlist)
+        // judged one ply deep, and of those the best that leave the
+        // opponent no immediate win (levels 2 and up).
+        let legal = pos.legal_moves();
+        let short = self
+            .root_shortlist
+            .unwrap_or(self.level.style().root_shortlist);
+        let cut = short > 0 && legal.len() > short;
+        let judged = if cut {
+            shortlist(pos, short, &self.policy)
+        } else {
+            legal.clone()
+        };
+        let mut judged_count = judged.len();
+        let (mut roots, mut complete) = self.root_candidates(pos, judged, budget, root_width);
+        if cut && (roots.len() < root_width || complete) {
+            // Too few moves of the shortlist are safe (or none): judge
+            // them all.
+            judged_count += legal.len();
+            (roots, complete) = self.root_candidates(pos, legal, budget, root_width);
         }
         let lines = self.multipv.clamp(1, roots.len());
         let mut best = (roots[0], evaluate_with(pos, &self.weights), 0u32);
@@ -431,7 +493,7 @@ impl Ai {
             .map(|_| Search::new(budget.clone(), &self.table, &set))
             .collect();
         // The root's one-ply ranking counts too.
-        searches[0].nodes = ranked.len() as u64;
+        searches[0].nodes = judged_count as u64;
         for depth in 1..=max_depth {
             let answers: Vec<Vec<(Move, i32)>> = if threads == 1 {
                 vec![searches[0].roots(pos, &roots, depth, lines, None)]
@@ -534,6 +596,7 @@ impl Engine for Ai {
             EngineOption::check("PVS", self.pvs),
             EngineOption::spin("Futility", i64::from(self.futility_margin), 0, MAX_FUTILITY),
             EngineOption::check("LateReductions", self.late_reductions),
+            EngineOption::spin("NullMove", i64::from(self.null_move), 0, MAX_NULL_MOVE),
             EngineOption::spin("RandomMoves", i64::from(self.random_moves), 0, 100),
             EngineOption::spin(
                 "Variety",
@@ -543,6 +606,19 @@ impl Engine for Ai {
             ),
             EngineOption::spin("RootWidth", self.root_width as i64, 0, MAX_WIDTH as i64),
             EngineOption::spin("InnerWidth", self.inner_width as i64, 0, MAX_WIDTH as i64),
+            EngineOption::spin(
+                "InnerJudged",
+                self.inner_judged as i64,
+                0,
+                MAX_SHORTLIST as i64,
+            ),
+            EngineOption::spin(
+                "RootShortlist",
+                self.root_shortlist
+                    .unwrap_or(self.level.style().root_shortlist) as i64,
+                0,
+                MAX_SHORTLIST as i64,
+            ),
         ]
     }
 
@@ -579,9 +655,17 @@ impl Engine for Ai {
             "pvs" => self.pvs = flag(value)?,
             "futility" => self.futility_margin = parse_spin(name, value, 0, MAX_FUTILITY)? as i32,
             "latereductions" => self.late_reductions = flag(value)?,
+            "nullmove" => self.null_move = parse_spin(name, value, 0, MAX_NULL_MOVE)? as u32,
             "randommoves" => self.random_moves = parse_spin(name, value, 0, 100)? as u32,
             "variety" => self.variety = Some(parse_spin(name, value, 0, 500)? as i32),
             "rootwidth" => self.root_width = parse_spin(name, value, 0, MAX_WIDTH as i64)? as usize,
+            "innerjudged" => {
+                self.inner_judged = parse_spin(name, value, 0, MAX_SHORTLIST as i64)? as usize
+            }
+            "rootshortlist" => {
+                self.root_shortlist =
+                    Some(parse_spin(name, value, 0, MAX_SHORTLIST as i64)? as usize)
+            }
             "innerwidth" => {
                 self.inner_width = parse_spin(name, value, 0, MAX_WIDTH as i64)? as usize
             }
@@ -798,7 +882,14 @@ mod tests {
             .unwrap();
         assert_eq!(best, 3);
         let width = Level::Strongest.style().shape.inner_width;
-        let (kept, _, _) = candidates(&pos, width, None, &Weights::hand(), &Policy::hand());
+        let (kept, _, _) = candidates(
+            &pos,
+            width,
+            3 * width,
+            None,
+            &Weights::hand(),
+            &Policy::hand(),
+        );
         assert!(
             kept.iter().any(|&m| distance_after(m) == best),
             "no candidate reaches distance {best}: {kept:?}"
@@ -920,6 +1011,68 @@ mod tests {
     }
 
     #[test]
+    fn the_root_shortlist_judges_fewer_moves_and_falls_back_to_all() {
+        let pos = midgame(5, 14);
+        let run = |pos: &Position, options: &[(&str, &str)]| {
+            let mut ai = Ai::new(Level::Strongest, 1);
+            ai.set_option("Solver", "false").unwrap();
+            for (name, value) in options {
+                ai.set_option(name, value).unwrap();
+            }
+            let stop = AtomicBool::new(false);
+            ai.search(pos, &Limits::depth(1), &stop, &mut |_| {})
+        };
+        let legal = pos.legal_moves().len();
+        assert!(legal > 100, "{legal} legal moves");
+        // Depth 1: the root's one-ply judging is most of the nodes.
+        let all = run(&pos, &[("RootShortlist", "0")]);
+        let short = run(&pos, &[("RootShortlist", "40")]);
+        // Level 4's own shortlist is 100 moves.
+        assert!(run(&pos, &[]).nodes < all.nodes / 4);
+        assert!(all.nodes >= legal as u64, "{} nodes", all.nodes);
+        assert!(
+            short.nodes < all.nodes / 4,
+            "{} against {}",
+            short.nodes,
+            all.nodes
+        );
+        let listed = shortlist(&pos, 40, &Policy::default());
+        assert!(
+            listed.contains(&short.best),
+            "{} is not shortlisted",
+            short.best
+        );
+        // Threatened, with fewer parries on the list than roots wanted:
+        // every move is judged, and the move played parries.
+        let suite = include_str!("../../tests/suites/must_block.txt");
+        let mut fell_back = 0;
+        for line in suite
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let pos = Position::from_position_string(line).unwrap();
+            let parries = safe_moves(&pos, &pos.legal_moves(), usize::MAX, &mut |_| false);
+            let listed = shortlist(&pos, 10, &Policy::default());
+            let short = run(&pos, &[("RootShortlist", "10")]);
+            assert!(
+                parries.contains(&short.best),
+                "{line}: {} does not parry",
+                short.best
+            );
+            if listed.iter().filter(|m| parries.contains(m)).count() < 10 {
+                fell_back += 1;
+                assert!(short.nodes >= pos.legal_moves().len() as u64, "{line}");
+            }
+        }
+        assert!(fell_back > 0, "no position of the suite needed every move");
+        let mut ai = Ai::new(Level::Strongest, 1);
+        for bad in ["-1", "1001", "few"] {
+            let e = ai.set_option("RootShortlist", bad).unwrap_err();
+            assert!(e.contains("RootShortlist"), "{e}");
+        }
+    }
+
+    #[test]
     fn the_policy_option_changes_the_inner_candidates() {
         let pos = midgame(5, 14);
         let mut ai = Ai::new(Level::Strongest, 1);
@@ -937,9 +1090,9 @@ mod tests {
         assert!(e.contains("Policy") && e.contains("learned"), "{e}");
         // A ranking that prefers the opposite of the hand-set one keeps
         // other inner candidates.
-        let hand = candidates(&pos, 4, None, &Weights::default(), &Policy::hand()).0;
+        let hand = candidates(&pos, 4, 12, None, &Weights::default(), &Policy::hand()).0;
         let reversed = Policy::new(Policy::hand().weights().map(|w| -w)).unwrap();
-        let other = candidates(&pos, 4, None, &Weights::default(), &reversed).0;
+        let other = candidates(&pos, 4, 12, None, &Weights::default(), &reversed).0;
         assert_eq!(hand.len(), 4);
         assert_ne!(hand, other);
     }

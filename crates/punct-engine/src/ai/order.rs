@@ -109,6 +109,12 @@ fn ranked_and_counted(pos: &Position, width: usize, policy: &Policy) -> (Vec<Mov
     (scored.into_iter().map(|(_, m)| m).collect(), total)
 }
 
+/// The static ranking's best `width` legal moves, best first (all when
+/// `width` is 0).
+pub(crate) fn shortlist(pos: &Position, width: usize, policy: &Policy) -> Vec<Move> {
+    ranked_and_counted(pos, width, policy).0
+}
+
 /// `moves` with their one-ply evaluations for the mover, best first (stable).
 pub(crate) fn one_ply(pos: &Position, moves: Vec<Move>, w: &Weights) -> Vec<(i32, Move)> {
     let mut scratch = pos.clone();
@@ -125,18 +131,20 @@ pub(crate) fn one_ply(pos: &Position, moves: Vec<Move>, w: &Weights) -> Vec<(i32
     scored
 }
 
-/// An inner node's candidates: the static ranking's best `3 × width`,
-/// re-ranked by their one-ply evaluation, `width` kept; `first` leads.
+/// An inner node's candidates: the static ranking's best `judged` (at
+/// least `width`), re-ranked by their one-ply evaluation, `width` kept;
+/// `first` leads.
 /// Also returns how many positions were evaluated for it, and how many
 /// legal moves there are.
 pub(crate) fn candidates(
     pos: &Position,
     width: usize,
+    judged: usize,
     first: Option<Move>,
     w: &Weights,
     policy: &Policy,
 ) -> (Vec<Move>, u64, usize) {
-    let (shortlist, total) = ranked_and_counted(pos, 3 * width, policy);
+    let (shortlist, total) = ranked_and_counted(pos, judged.max(width), policy);
     let evaluated = shortlist.len() as u64;
     let mut out: Vec<Move> = first.into_iter().collect();
     for (_, mv) in one_ply(pos, shortlist, w) {

@@ -42,6 +42,9 @@ pub(crate) struct Shape {
     /// Candidate moves kept at the root and at inner nodes.
     pub(crate) root_width: usize,
     pub(crate) inner_width: usize,
+    /// Moves judged one ply deep at an inner node, of which `inner_width`
+    /// are kept.
+    pub(crate) inner_judged: usize,
 }
 
 /// What one search does, besides its budget.
@@ -77,6 +80,12 @@ pub(crate) struct Settings {
     /// far enough from the horizon is searched one ply shallower with a
     /// null window first, and again in full only if it beats alpha.
     pub(crate) late_reductions: bool,
+    /// Null-move pruning: a node off the principal variation whose
+    /// evaluation is at least beta, not threatened, lets the opponent move
+    /// twice, searched this many plies shallower (besides the ply of the
+    /// skipped turn); if the opponent still cannot get below beta, the node
+    /// fails high unsearched (0: off).
+    pub(crate) null_move: u32,
 }
 
 /// The deepest node (plies left) where reverse futility pruning applies.
@@ -84,6 +93,8 @@ const FUTILITY_DEPTH: u32 = 3;
 /// Late move reductions: from this many plies left, after this many moves.
 const REDUCE_FROM_DEPTH: u32 = 3;
 const REDUCE_AFTER: usize = 3;
+/// Null-move pruning from this many plies left.
+const NULL_FROM_DEPTH: u32 = 3;
 
 /// A transposition table's stored form of `v` at `ply`.
 fn to_tt(v: i32, ply: u32) -> i32 {
@@ -177,6 +188,9 @@ pub(crate) struct Search<'a> {
     set: &'a Settings,
     /// Two moves per ply that last caused a cut-off there.
     killers: Vec<[Option<Move>; 2]>,
+    /// The ply of the turn skipped by the null move being searched (no
+    /// two in a row).
+    null_at: Option<u32>,
 }
 
 impl<'a> Search<'a> {
@@ -189,6 +203,7 @@ impl<'a> Search<'a> {
             tt,
             set,
             killers: Vec::new(),
+            null_at: None,
         }
     }
 
@@ -375,10 +390,37 @@ impl<'a> Search<'a> {
         // a position far above beta stays there; not when the opponent
         // threatens to connect (the evaluation cannot see that coming).
         let margin = self.set.futility_margin;
-        if margin > 0 && depth <= FUTILITY_DEPTH && beta == alpha + 1 && beta.abs() < LIKELY {
-            let eval = self.static_eval(pos, mine);
-            if eval - margin * depth as i32 >= beta && !threatened(pos) {
-                return eval;
+        let off_pv = beta == alpha + 1 && beta.abs() < LIKELY;
+        let mut eval = None;
+        if margin > 0 && depth <= FUTILITY_DEPTH && off_pv {
+            let e = *eval.get_or_insert_with(|| self.static_eval(pos, mine));
+            if e - margin * depth as i32 >= beta && !threatened(pos) {
+                return e;
+            }
+        }
+        // Null move: in a connection race a turn is worth having (no
+        // zugzwang: a piece can always be turned in place), so a side
+        // that stays above beta after giving the opponent two moves in a
+        // row would stay above it with any good move of its own.
+        let r = self.set.null_move;
+        if r > 0
+            && depth >= NULL_FROM_DEPTH
+            && off_pv
+            && self.null_at.is_none_or(|at| at + 1 != ply)
+            && *eval.get_or_insert_with(|| self.static_eval(pos, mine)) >= beta
+            && !threatened(pos)
+        {
+            if let Some(mut null) = pos.null_move() {
+                let outer = self.null_at.replace(ply);
+                let reduced = depth.saturating_sub(1 + r);
+                let v = -self.negamax(&mut null, reduced, ply + 1, -beta, -beta + 1);
+                self.null_at = outer;
+                if self.aborted {
+                    return 0;
+                }
+                if v >= beta && v < LIKELY {
+                    return v;
+                }
             }
         }
         let alpha0 = alpha;
@@ -412,6 +454,7 @@ impl<'a> Search<'a> {
                 let (candidates, evaluated, legal_count) = candidates(
                     pos,
                     self.set.shape.inner_width,
+                    self.set.shape.inner_judged,
                     first,
                     &self.set.weights,
                     &self.set.policy,
