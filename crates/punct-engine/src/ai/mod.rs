@@ -43,7 +43,8 @@ const MAX_THREADS: usize = 16;
 const MAX_WIDTH: usize = 200;
 /// The largest reverse futility margin per ply (option `Futility`), in hundredths of a cell.
 const MAX_FUTILITY: i64 = 1000;
-/// The largest root shortlist (option `RootShortlist`).
+/// The most moves judged one ply deep (options `RootShortlist` and
+/// `InnerJudged`).
 const MAX_SHORTLIST: usize = 1000;
 /// The largest null-move reduction (option `NullMove`), in plies.
 const MAX_NULL_MOVE: i64 = 4;
@@ -412,10 +413,10 @@ impl Ai {
         pos: &Position,
         moves: Vec<Move>,
         budget: &Budget,
-        root_width: usize,
+        set: &Settings,
     ) -> (Vec<Move>, bool) {
         let style = self.level.style();
-        let set = self.settings();
+        let root_width = set.shape.root_width;
         let mut ranked = one_ply(pos, moves, &self.weights);
         // The game's preferences order near-equal moves too (so a search
         // cut short before its first depth still varies).
@@ -474,12 +475,12 @@ impl Ai {
             legal.clone()
         };
         let mut judged_count = judged.len();
-        let (mut roots, mut complete) = self.root_candidates(pos, judged, budget, root_width);
+        let (mut roots, mut complete) = self.root_candidates(pos, judged, budget, &set);
         if cut && (roots.len() < root_width || complete) {
             // Too few moves of the shortlist are safe (or none): judge
             // them all.
             judged_count += legal.len();
-            (roots, complete) = self.root_candidates(pos, legal, budget, root_width);
+            (roots, complete) = self.root_candidates(pos, legal, budget, &set);
         }
         let lines = self.multipv.clamp(1, roots.len());
         let mut best = (roots[0], evaluate_with(pos, &self.weights), 0u32);
