@@ -135,14 +135,8 @@ pub enum Mover {
 /// The features, computing only what `needs` asks beyond the cheap ones
 /// (features left out are 0).
 pub fn extract_with(pos: &Position, mover: Mover, needs: Needs) -> [i32; COUNT] {
-    use index::*;
     let me = pos.side_to_move();
-    let them = me.opponent();
-    let mut f = [0i32; COUNT];
-    f[TEMPO] = 1;
-    let theirs = pair_distances(pos, them);
-    let theirs = Chains::of(theirs);
-    chain_block(&mut f[OPPONENT_CHAINS..OPPONENT_CHAINS + 6], theirs);
+    let theirs = Chains::of(pair_distances(pos, me.opponent()));
     let mine = match mover {
         Mover::Pairs(p) => Chains::of(p),
         Mover::BestSpread(best, spread) if needs.mover_pairs => {
@@ -157,6 +151,27 @@ pub fn extract_with(pos: &Position, mover: Mover, needs: Needs) -> [i32; COUNT] 
             routes: 0,
         },
     };
+    extract_chains(pos, mine, theirs, needs)
+}
+
+/// The features when both sides' distances per pair are known already
+/// (the move ordering finds them from the position before a move).
+pub fn extract_with_pairs(
+    pos: &Position,
+    mover: [u32; 3],
+    opponent: [u32; 3],
+    needs: Needs,
+) -> [i32; COUNT] {
+    extract_chains(pos, Chains::of(mover), Chains::of(opponent), needs)
+}
+
+fn extract_chains(pos: &Position, mine: Chains, theirs: Chains, needs: Needs) -> [i32; COUNT] {
+    use index::*;
+    let me = pos.side_to_move();
+    let them = me.opponent();
+    let mut f = [0i32; COUNT];
+    f[TEMPO] = 1;
+    chain_block(&mut f[OPPONENT_CHAINS..OPPONENT_CHAINS + 6], theirs);
     chain_block(&mut f[MOVER_CHAINS..OPPONENT_CHAINS], mine);
     // How far the mover trails in the race (capped): a deficit the tempo
     // cannot make up.
@@ -243,16 +258,27 @@ fn pieces(pos: &Position, side: Side) -> (i32, i32) {
 }
 
 /// Farther than any chain looked for: as [`crate::paths::distance_and_spread`].
-const LIMIT: u8 = 40;
+pub const LIMIT: u8 = 40;
 
 /// `side`'s cheapest chain cost for each pair of opposite sides (in
 /// [`Edge::PAIRS`] order), `LIMIT + 1` where none is within `LIMIT`; the
 /// same distances as [`crate::paths::distance_and_spread`].
 pub fn pair_distances(pos: &Position, side: Side) -> [u32; 3] {
+    let sets = cost_sets(pos, side);
+    Edge::PAIRS.map(|(a, b)| pair_distance(Bitboard::edge(a), Bitboard::edge(b), sets))
+}
+
+/// [`pair_distances`] of the `pair`-th pair alone.
+pub fn pair_distance_of(pos: &Position, side: Side, pair: usize) -> u32 {
+    let (a, b) = Edge::PAIRS[pair];
+    pair_distance(Bitboard::edge(a), Bitboard::edge(b), cost_sets(pos, side))
+}
+
+/// The cells `side` gets for 0, 1 and 2.
+fn cost_sets(pos: &Position, side: Side) -> (Bitboard, Bitboard, Bitboard) {
     let own = pos.visible(side);
     let theirs = pos.visible(side.opponent());
-    let sets = (own, !(own | theirs), theirs);
-    Edge::PAIRS.map(|(a, b)| pair_distance(Bitboard::edge(a), Bitboard::edge(b), sets))
+    (own, !(own | theirs), theirs)
 }
 
 /// Bucketed 0-1-2 Dijkstra on bitboards from `a` until it touches `b` (the

@@ -8,7 +8,8 @@
 
 use punct_core::{Bitboard, Cell, Edge, Position, Side};
 
-const SLOTS: usize = 320;
+/// Slots of a per-cell table: every `Cell::index()` is below it.
+pub(crate) const SLOTS: usize = 320;
 const FAR: u8 = u8::MAX;
 
 /// How non-own cells are priced.
@@ -193,6 +194,22 @@ impl ChainMaps {
             // FAR stays FAR: a cell out of reach never lowers the minimum.
             let reach = |r: &[u8; SLOTS]| r[x].min(r[y]).min(r[z]) as u32;
             (*d).min(reach(ra) + reach(rb))
+        })
+    }
+
+    /// Each pair's cheapest chain cost once `cells` cost this side more,
+    /// where that is known without a new search: unchanged when no
+    /// cheapest chain runs through any of them (every such chain survives
+    /// as it was); `None` for a pair where one does (another may avoid
+    /// them, or none).
+    pub fn dearer(&self, cells: &[Cell; 3]) -> [Option<u32>; 3] {
+        let costs = cells.map(|c| self.cost_of(c));
+        let cells = cells.map(|c| c.index());
+        self.pairs.each_ref().map(|(d, ra, rb)| {
+            let through = cells.iter().zip(costs).any(|(&i, cost)| {
+                ra[i] != FAR && rb[i] != FAR && ra[i] as u32 + rb[i] as u32 + cost == *d
+            });
+            (!through).then_some(*d)
         })
     }
 

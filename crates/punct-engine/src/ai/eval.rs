@@ -177,6 +177,21 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     dot(&t.w, &extract_with(pos, Mover::Pairs(mine), t.needs))
 }
 
+/// [`evaluate_with`] of an unfinished game whose distances per pair are
+/// known for both sides (`mover`: the side to move's).
+pub(crate) fn evaluate_pairs(
+    pos: &Position,
+    mover: [u32; 3],
+    opponent: [u32; 3],
+    w: &Weights,
+) -> i32 {
+    let t = w.get(pos.variant());
+    dot(
+        &t.w,
+        &features::extract_with_pairs(pos, mover, opponent, t.needs),
+    )
+}
+
 /// [`evaluate_with`] of an unfinished game, given the side to move's
 /// best chain cost and spread (`paths::distance_and_spread`; a leaf has
 /// it already).

@@ -892,7 +892,7 @@ mod tests {
             &Policy::hand(),
         );
         assert!(
-            kept.iter().any(|&m| distance_after(m) == best),
+            kept.iter().any(|&(m, _)| distance_after(m) == best),
             "no candidate reaches distance {best}: {kept:?}"
         );
     }
@@ -1091,9 +1091,24 @@ mod tests {
         assert!(e.contains("Policy") && e.contains("learned"), "{e}");
         // A ranking that prefers the opposite of the hand-set one keeps
         // other inner candidates.
-        let hand = candidates(&pos, 4, 12, None, &Weights::default(), &Policy::hand()).0;
+        let moves = |c: (Vec<(Move, _)>, _, _)| c.0.into_iter().map(|(m, _)| m).collect::<Vec<_>>();
+        let hand = moves(candidates(
+            &pos,
+            4,
+            12,
+            None,
+            &Weights::default(),
+            &Policy::hand(),
+        ));
         let reversed = Policy::new(Policy::hand().weights().map(|w| -w)).unwrap();
-        let other = candidates(&pos, 4, 12, None, &Weights::default(), &reversed).0;
+        let other = moves(candidates(
+            &pos,
+            4,
+            12,
+            None,
+            &Weights::default(),
+            &reversed,
+        ));
         assert_eq!(hand.len(), 4);
         assert_ne!(hand, other);
     }

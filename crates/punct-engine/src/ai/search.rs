@@ -20,7 +20,7 @@
 //! (its parries), so the horizon does not hide a lost race.
 
 use super::eval::{evaluate_ongoing, Weights, MATE_BAND, WIN};
-use super::order::candidates;
+use super::order::{candidates, Known};
 use super::policy::Policy;
 use super::table::{Bound, Entry, Table};
 use crate::engine::Budget;
@@ -261,7 +261,15 @@ impl<'a> Search<'a> {
                 }
             }
             let undo = scratch.make(mv);
-            let v = self.child(&mut scratch, depth - 1, 1, alpha, WIN + 1, alpha > -WIN - 1);
+            let v = self.child(
+                &mut scratch,
+                None,
+                depth - 1,
+                1,
+                alpha,
+                WIN + 1,
+                alpha > -WIN - 1,
+            );
             scratch.unmake(undo);
             if self.aborted {
                 break;
@@ -307,9 +315,11 @@ impl<'a> Search<'a> {
     /// the window (`alpha`, `beta`). After the first move a null window
     /// tries to show the move is no better first (principal variation
     /// search), searching again in full only when it is.
+    #[allow(clippy::too_many_arguments)]
     fn child(
         &mut self,
         pos: &mut Position,
+        known: Option<Known>,
         depth: u32,
         ply: u32,
         alpha: i32,
@@ -317,23 +327,31 @@ impl<'a> Search<'a> {
         later: bool,
     ) -> i32 {
         if self.set.pvs && later && beta > alpha + 1 {
-            let v = -self.negamax(pos, depth, ply, -alpha - 1, -alpha);
+            let v = -self.negamax(pos, known, depth, ply, -alpha - 1, -alpha);
             if self.aborted || v <= alpha || v >= beta {
                 return v;
             }
         }
-        -self.negamax(pos, depth, ply, -beta, -alpha)
+        -self.negamax(pos, known, depth, ply, -beta, -alpha)
     }
 
     /// A leaf's evaluation for the side to move (`mine`: its chain's
-    /// distance and spread), with the level's noise.
-    fn static_eval(&self, pos: &Position, mine: (u32, u32)) -> i32 {
-        evaluate_ongoing(pos, mine, &self.set.weights) + noise(pos, self.set.salt, self.set.noise)
+    /// distance and spread; `known`, when its parent judged it), with the
+    /// level's noise.
+    fn static_eval(&self, pos: &Position, mine: (u32, u32), known: Option<Known>) -> i32 {
+        let eval = match known {
+            Some(k) => k.eval,
+            None => evaluate_ongoing(pos, mine, &self.set.weights),
+        };
+        eval + noise(pos, self.set.salt, self.set.noise)
     }
 
+    /// `known`: what the parent found of this position when it judged
+    /// the move to it (see [`Known`]).
     fn negamax(
         &mut self,
         pos: &mut Position,
+        known: Option<Known>,
         depth: u32,
         ply: u32,
         mut alpha: i32,
@@ -359,7 +377,13 @@ impl<'a> Search<'a> {
         // when its chain is short enough (a chain lacking at most three
         // cells costs at most six with covering counted double), or when
         // its next addition ends the game on the central count.
-        let mine = distance_and_spread(pos, me);
+        let mine = match known {
+            Some(k) => (
+                k.mover.iter().copied().min().unwrap_or(0),
+                k.mover.iter().sum(),
+            ),
+            None => distance_and_spread(pos, me),
+        };
         if (mine.0 <= 6 || pos.reserve_total(me) == 1) && has_winning_move(pos) {
             return WIN - ply as i32 - 1;
         }
@@ -368,7 +392,7 @@ impl<'a> Search<'a> {
             // A threatened leaf is searched one ply further (its parries),
             // with the threat extension on.
             if !(self.set.extend_threats && ply < MAX_PLY && threatened(pos)) {
-                return self.static_eval(pos, mine);
+                return self.static_eval(pos, mine, known);
             }
             depth = 1;
         }
@@ -393,7 +417,7 @@ impl<'a> Search<'a> {
         let off_pv = beta == alpha + 1 && beta.abs() < LIKELY;
         let mut eval = None;
         if margin > 0 && depth <= FUTILITY_DEPTH && off_pv {
-            let e = *eval.get_or_insert_with(|| self.static_eval(pos, mine));
+            let e = *eval.get_or_insert_with(|| self.static_eval(pos, mine, known));
             if e - margin * depth as i32 >= beta && !threatened(pos) {
                 return e;
             }
@@ -407,13 +431,13 @@ impl<'a> Search<'a> {
             && depth >= NULL_FROM_DEPTH
             && off_pv
             && self.null_at.is_none_or(|at| at + 1 != ply)
-            && *eval.get_or_insert_with(|| self.static_eval(pos, mine)) >= beta
+            && *eval.get_or_insert_with(|| self.static_eval(pos, mine, known)) >= beta
             && !threatened(pos)
         {
             if let Some(mut null) = pos.null_move() {
                 let outer = self.null_at.replace(ply);
                 let reduced = depth.saturating_sub(1 + r);
-                let v = -self.negamax(&mut null, reduced, ply + 1, -beta, -beta + 1);
+                let v = -self.negamax(&mut null, None, reduced, ply + 1, -beta, -beta + 1);
                 self.null_at = outer;
                 if self.aborted {
                     return 0;
@@ -431,6 +455,9 @@ impl<'a> Search<'a> {
         // positions): a cut-off by one of them skips that work. The order
         // is the same as if they led the ranked list.
         let mut moves: Vec<Move> = Vec::with_capacity(self.set.shape.inner_width + 3);
+        // What judging a ranked candidate found of its position (none for
+        // those searched before the ranking), move by move.
+        let mut found: Vec<Option<Known>> = Vec::with_capacity(moves.capacity());
         if let Some(m) = first.filter(|&m| pos.is_legal(m)) {
             moves.push(m);
         }
@@ -462,9 +489,11 @@ impl<'a> Search<'a> {
                 // Every position evaluated counts as a node, ordering
                 // included.
                 self.nodes += evaluated;
-                for m in candidates {
+                found.resize(moves.len(), None);
+                for (m, k) in candidates {
                     if !moves.contains(&m) {
                         moves.push(m);
+                        found.push(k);
                     }
                 }
                 complete = moves.len() >= legal_count;
@@ -485,6 +514,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let mv = moves[i];
+            let known = found.get(i).copied().flatten();
             i += 1;
             let undo = pos.make(mv);
             // A late move (ranked low by the ordering) first gets a
@@ -497,14 +527,22 @@ impl<'a> Search<'a> {
                 && i <= ranked
                 && !is_lost(alpha);
             let v = if late {
-                let r = -self.negamax(pos, depth - 2, ply + 1, -alpha - 1, -alpha);
+                let r = -self.negamax(pos, known, depth - 2, ply + 1, -alpha - 1, -alpha);
                 if self.aborted || r <= alpha {
                     r
                 } else {
-                    self.child(pos, depth - 1, ply + 1, alpha, beta, true)
+                    self.child(pos, known, depth - 1, ply + 1, alpha, beta, true)
                 }
             } else {
-                self.child(pos, depth - 1, ply + 1, alpha, beta, !searched.is_empty())
+                self.child(
+                    pos,
+                    known,
+                    depth - 1,
+                    ply + 1,
+                    alpha,
+                    beta,
+                    !searched.is_empty(),
+                )
             };
             pos.unmake(undo);
             if self.aborted {
