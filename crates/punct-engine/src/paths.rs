@@ -137,47 +137,54 @@ fn corridor_bounded(
 pub struct ChainMaps {
     sets: (Bitboard, Bitboard, Bitboard),
     side: Side,
-    /// Per pair: its cheapest chain's cost and, from each side of the pair,
-    /// the cost of reaching each cell *without* paying for the cell itself
-    /// (`FAR` where out of reach). Leaving the cell's own cost out makes
-    /// `with_piece`, called for every candidate move, a few lookups.
-    pairs: [(u32, [u8; SLOTS], [u8; SLOTS]); 3],
+    /// Each pair's cheapest chain's cost.
+    best: [u32; 3],
+    /// Per cell, for each pair and from each of its sides in turn, the
+    /// cost of reaching the cell *without* paying for the cell itself
+    /// (`FAR` where out of reach; the last two bytes unused). Leaving the
+    /// cell's own cost out makes `with_piece`, called for every candidate
+    /// move, three loads and a bytewise minimum.
+    reach: [[u8; 8]; SLOTS],
 }
 
 impl ChainMaps {
     pub fn new(pos: &Position, side: Side, costs: Costs) -> ChainMaps {
         let sets = cost_sets(pos, side, costs);
         let limit = 60u8;
-        let before_cell = |mut map: [u8; SLOTS]| {
-            for c in Bitboard::BOARD.cells() {
-                let v = &mut map[c.index()];
-                if *v != FAR {
-                    *v -= cost_in(sets, c) as u8;
-                }
-            }
-            map
-        };
-        let pairs = Edge::PAIRS.map(|(a, b)| {
+        let mut reach = [[FAR; 8]; SLOTS];
+        let mut best = [FAR as u32; 3];
+        for (pair, (a, b)) in Edge::PAIRS.into_iter().enumerate() {
             let da = distances(Bitboard::edge(a), sets, limit);
             let db = distances(Bitboard::edge(b), sets, limit);
-            let d = Bitboard::edge(b)
+            best[pair] = Bitboard::edge(b)
                 .cells()
                 .map(|c| da[c.index()] as u32)
                 .min()
                 .unwrap_or(FAR as u32);
-            (d, before_cell(da), before_cell(db))
-        });
-        ChainMaps { sets, side, pairs }
+            for c in Bitboard::BOARD.cells() {
+                let i = c.index();
+                let own = cost_in(sets, c) as u8;
+                let before_cell = |v: u8| if v == FAR { FAR } else { v - own };
+                reach[i][2 * pair] = before_cell(da[i]);
+                reach[i][2 * pair + 1] = before_cell(db[i]);
+            }
+        }
+        ChainMaps {
+            sets,
+            side,
+            best,
+            reach,
+        }
     }
 
     /// The cheapest chain's cost over all pairs.
     pub fn distance(&self) -> u32 {
-        self.pairs.iter().map(|p| p.0).min().unwrap_or(FAR as u32)
+        self.best.iter().copied().min().unwrap_or(FAR as u32)
     }
 
     /// Each pair's cheapest chain cost.
     pub fn pair_distances(&self) -> [u32; 3] {
-        self.pairs.map(|p| p.0)
+        self.best
     }
 
     fn cost_of(&self, c: Cell) -> u32 {
@@ -189,12 +196,13 @@ impl ChainMaps {
     /// from one side of the pair and leaving it towards the other. (What a
     /// moved piece uncovers where it stood is not counted.)
     pub fn with_piece(&self, cells: &[Cell; 3]) -> [u32; 3] {
-        let [x, y, z] = cells.map(|c| c.index());
-        self.pairs.each_ref().map(|(d, ra, rb)| {
-            // FAR stays FAR: a cell out of reach never lowers the minimum.
-            let reach = |r: &[u8; SLOTS]| r[x].min(r[y]).min(r[z]) as u32;
-            (*d).min(reach(ra) + reach(rb))
-        })
+        let [x, y, z] = cells.map(|c| &self.reach[c.index()]);
+        let mut r = [0u8; 8];
+        for k in 0..8 {
+            r[k] = x[k].min(y[k]).min(z[k]);
+        }
+        // FAR stays FAR: a cell out of reach never lowers the minimum.
+        std::array::from_fn(|p| self.best[p].min(r[2 * p] as u32 + r[2 * p + 1] as u32))
     }
 
     /// Each pair's cheapest chain cost once `cells` cost this side more,
@@ -204,12 +212,14 @@ impl ChainMaps {
     /// them, or none).
     pub fn dearer(&self, cells: &[Cell; 3]) -> [Option<u32>; 3] {
         let costs = cells.map(|c| self.cost_of(c));
-        let cells = cells.map(|c| c.index());
-        self.pairs.each_ref().map(|(d, ra, rb)| {
-            let through = cells.iter().zip(costs).any(|(&i, cost)| {
-                ra[i] != FAR && rb[i] != FAR && ra[i] as u32 + rb[i] as u32 + cost == *d
+        let cells = cells.map(|c| &self.reach[c.index()]);
+        std::array::from_fn(|p| {
+            let d = self.best[p];
+            let through = cells.iter().zip(costs).any(|(r, cost)| {
+                let (a, b) = (r[2 * p], r[2 * p + 1]);
+                a != FAR && b != FAR && a as u32 + b as u32 + cost == d
             });
-            (!through).then_some(*d)
+            (!through).then_some(d)
         })
     }
 
@@ -217,24 +227,24 @@ impl ChainMaps {
     /// non-own and own cells.
     pub fn corridor(&self, pos: &Position, bound: impl Fn(u32) -> u32) -> Corridor {
         let best = self.distance();
-        let mut spread = 0;
-        for &(d, ..) in &self.pairs {
-            spread += d.min(60);
-        }
+        let spread = self.best.iter().map(|d| d.min(&60)).sum();
         let mut on_chain = Bitboard::EMPTY;
         let bound = bound(best);
         if best < FAR as u32 {
-            for (d, da, db) in &self.pairs {
+            for (p, d) in self.best.iter().enumerate() {
                 if *d > bound {
                     continue;
                 }
                 for c in Bitboard::BOARD.cells() {
-                    let i = c.index();
-                    if da[i] == FAR || db[i] == FAR {
+                    let (a, b) = (
+                        self.reach[c.index()][2 * p],
+                        self.reach[c.index()][2 * p + 1],
+                    );
+                    if a == FAR || b == FAR {
                         continue;
                     }
                     // Both maps leave the cell out: count it once.
-                    let through = da[i] as u32 + db[i] as u32 + self.cost_of(c);
+                    let through = a as u32 + b as u32 + self.cost_of(c);
                     if through <= bound {
                         on_chain.insert(c);
                     }

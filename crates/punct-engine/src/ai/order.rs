@@ -170,6 +170,24 @@ impl<'a> Terms<'a> {
 
     /// `policy`'s score of `mv`: `policy.score(&self.features(mv))`.
     fn score(&self, policy: &Policy, dots: &[i32; SLOTS], mv: Move) -> i32 {
+        if let Move::Add {
+            kind,
+            punct,
+            rotation,
+        } = mv
+        {
+            // Most moves: the chain terms and three dots, summed directly.
+            let Some(cells) = footprint(kind, punct, rotation) else {
+                return 0;
+            };
+            let after = self.maps.with_piece(&cells);
+            let best_after = after.iter().copied().min().unwrap_or(self.best_before);
+            let w = policy.weights();
+            let shorter: u32 = self.before.iter().zip(after).map(|(b, a)| b - a).sum();
+            return w[SHORTER_BEST] * (self.best_before - best_after) as i32
+                + w[SHORTER_PAIRS] * shorter as i32
+                + cells.iter().map(|c| dots[c.index()]).sum::<i32>();
+        }
         let mut f = [0i32; COUNT];
         let landed = self.features_but_dots(mv, &mut f);
         policy.score(&f) + landed.map_or(0, |cells| cells.iter().map(|c| dots[c.index()]).sum())
