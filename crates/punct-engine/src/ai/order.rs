@@ -312,34 +312,63 @@ fn one_ply_with(
     scored
 }
 
-/// An inner node's candidates: the static ranking's best `judged` (at
-/// least `width`), re-ranked by their one-ply evaluation, `width` kept,
-/// each with what was found of the position after it; `first` leads.
-/// Also returns how many positions were evaluated for it, and how many
+/// An inner node's candidates before any move is put first: the static
+/// ranking's best `judged` (at least `width`), re-ranked by their one-ply
+/// evaluation, `width` kept, each with what was found of the position
+/// after it. Also how many positions were evaluated for it, and how many
 /// legal moves there are.
-pub(crate) fn candidates(
+pub(crate) fn judged(
     pos: &Position,
     width: usize,
     judged: usize,
-    first: Option<Move>,
     w: &Weights,
     policy: &Policy,
 ) -> (Vec<(Move, Option<Known>)>, u64, usize) {
     let both = BothMaps::new(pos);
     let (shortlist, total) = ranked_and_counted(pos, &both, judged.max(width), policy);
     let evaluated = shortlist.len() as u64;
-    let mut out: Vec<(Move, Option<Known>)> = first.into_iter().map(|m| (m, None)).collect();
-    for (_, mv, known) in one_ply_with(pos, Some(&both), shortlist, w) {
+    let mut out: Vec<(Move, Option<Known>)> = one_ply_with(pos, Some(&both), shortlist, w)
+        .into_iter()
+        .map(|(_, mv, known)| (mv, known))
+        .collect();
+    out.truncate(width);
+    (out, evaluated, total)
+}
+
+/// `width` candidates from [`judged`]'s list with `first` leading.
+pub(crate) fn led_by(
+    list: &[(Move, Option<Known>)],
+    first: Option<Move>,
+    width: usize,
+) -> Vec<(Move, Option<Known>)> {
+    let mut out: Vec<(Move, Option<Known>)> = first
+        .map(|m| (m, list.iter().find(|c| c.0 == m).and_then(|c| c.1)))
+        .into_iter()
+        .collect();
+    for &c in list {
         if out.len() == width {
             break;
         }
-        if Some(mv) == first {
-            out[0].1 = known;
-        } else {
-            out.push((mv, known));
+        if Some(c.0) != first {
+            out.push(c);
         }
     }
-    (out, evaluated, total)
+    out
+}
+
+/// An inner node's candidates: [`judged`] led by `first`, with the
+/// positions evaluated and the legal moves counted.
+#[cfg(test)]
+pub(crate) fn candidates(
+    pos: &Position,
+    width: usize,
+    judged_count: usize,
+    first: Option<Move>,
+    w: &Weights,
+    policy: &Policy,
+) -> (Vec<(Move, Option<Known>)>, u64, usize) {
+    let (list, evaluated, total) = judged(pos, width, judged_count, w, policy);
+    (led_by(&list, first, width), evaluated, total)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@
 //! (its parries), so the horizon does not hide a lost race.
 
 use super::eval::{evaluate_ongoing, Weights, MATE_BAND, WIN};
-use super::order::{candidates, Known};
+use super::order::{judged, led_by, Known};
 use super::policy::Policy;
 use super::table::{Bound, Entry, Table};
 use crate::engine::Budget;
@@ -191,7 +191,21 @@ pub(crate) struct Search<'a> {
     /// The ply of the turn skipped by the null move being searched (no
     /// two in a row).
     null_at: Option<u32>,
+    /// Nodes' ranked candidates by position (one per slot, the last
+    /// stored kept): the next iteration visits most inner nodes again,
+    /// and their candidates do not depend on the depth.
+    ranked: Vec<Option<Ranked>>,
 }
+
+/// A node's candidates as [`judged`] found them.
+struct Ranked {
+    key: u64,
+    list: Vec<(Move, Option<Known>)>,
+    legal: usize,
+}
+
+/// Slots of the candidates' store (a power of two).
+const RANKED_SLOTS: usize = 1 << 13;
 
 impl<'a> Search<'a> {
     pub(crate) fn new(budget: Budget<'a>, tt: &'a Table, set: &'a Settings) -> Search<'a> {
@@ -204,6 +218,7 @@ impl<'a> Search<'a> {
             set,
             killers: Vec::new(),
             null_at: None,
+            ranked: Vec::new(),
         }
     }
 
@@ -283,6 +298,36 @@ impl<'a> Search<'a> {
             best.sort_unstable_by(|a, b| b.cmp(a));
         }
         out
+    }
+
+    /// The node's candidates with `first` leading, ranked now or earlier
+    /// (see [`Search::ranked`]), and the number of legal moves.
+    fn candidates(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        first: Option<Move>,
+    ) -> (Vec<(Move, Option<Known>)>, usize) {
+        let width = self.set.shape.inner_width;
+        if self.ranked.is_empty() {
+            self.ranked.resize_with(RANKED_SLOTS, || None);
+        }
+        let slot = key as usize & (RANKED_SLOTS - 1);
+        if let Some(r) = self.ranked[slot].as_ref().filter(|r| r.key == key) {
+            return (led_by(&r.list, first, width), r.legal);
+        }
+        let (list, evaluated, legal) = judged(
+            pos,
+            width,
+            self.set.shape.inner_judged,
+            &self.set.weights,
+            &self.set.policy,
+        );
+        // Every position evaluated counts as a node, ordering included.
+        self.nodes += evaluated;
+        let out = led_by(&list, first, width);
+        self.ranked[slot] = Some(Ranked { key, list, legal });
+        (out, legal)
     }
 
     fn killer_moves(&self, ply: u32) -> [Option<Move>; 2] {
@@ -478,17 +523,7 @@ impl<'a> Search<'a> {
         loop {
             if i == moves.len() && !ranked_yet {
                 ranked_yet = true;
-                let (candidates, evaluated, legal_count) = candidates(
-                    pos,
-                    self.set.shape.inner_width,
-                    self.set.shape.inner_judged,
-                    first,
-                    &self.set.weights,
-                    &self.set.policy,
-                );
-                // Every position evaluated counts as a node, ordering
-                // included.
-                self.nodes += evaluated;
+                let (candidates, legal_count) = self.candidates(pos, key, first);
                 found.resize(moves.len(), None);
                 for (m, k) in candidates {
                     if !moves.contains(&m) {
@@ -610,4 +645,51 @@ pub(crate) fn principal_variation(
         }
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::order::candidates;
+    use crate::ai::{Ai, Level};
+    use crate::engine::Limits;
+    use crate::fixtures::random_game_positions;
+    use punct_core::Variant;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn a_node_ranked_again_gets_what_ranking_it_anew_gives() {
+        let set = Ai::new(Level::Strongest, 1).settings();
+        let stop = AtomicBool::new(false);
+        let table = Table::new();
+        let positions: Vec<Position> =
+            random_game_positions([(Variant::Standard, 5), (Variant::Basic, 6)])
+                .into_iter()
+                .filter(|p| !p.status().is_over())
+                .step_by(4)
+                .collect();
+        let start = Position::new(Variant::Standard);
+        let mut search = Search::new(Budget::new(&start, &Limits::default(), &stop), &table, &set);
+        let (width, judged) = (set.shape.inner_width, set.shape.inner_judged);
+        let mut hits = 0;
+        for pos in &positions {
+            let legal = pos.legal_moves();
+            // The first time ranks; later times, led by other moves, read
+            // the store.
+            for first in [None, legal.last().copied(), legal.first().copied(), None] {
+                let nodes = search.nodes;
+                let (got, count) = search.candidates(pos, pos.hash(), first);
+                let (want, evaluated, want_count) =
+                    candidates(pos, width, judged, first, &set.weights, &set.policy);
+                assert_eq!(got, want, "{first:?} in {}", pos.to_position_string());
+                assert_eq!(count, want_count);
+                if search.nodes == nodes {
+                    hits += 1;
+                } else {
+                    assert_eq!(search.nodes - nodes, evaluated);
+                }
+            }
+        }
+        assert_eq!(hits, 3 * positions.len());
+    }
 }
