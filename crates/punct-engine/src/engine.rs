@@ -242,6 +242,17 @@ impl<'a> Budget<'a> {
         self.start.elapsed()
     }
 
+    /// The same deadline and nodes, watching another stop flag (a helper
+    /// thread, stopped when the search it helps ends).
+    pub fn with_stop<'b>(&self, stop: &'b AtomicBool) -> Budget<'b> {
+        Budget {
+            start: self.start,
+            deadline: self.deadline,
+            nodes: self.nodes,
+            stop,
+        }
+    }
+
     /// Whether the search must end, having visited `nodes` nodes.
     pub fn exhausted(&self, nodes: u64) -> bool {
         self.stop.load(Ordering::Relaxed)

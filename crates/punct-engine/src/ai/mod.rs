@@ -34,7 +34,8 @@ use rand::{Rng, SeedableRng};
 use search::{
     is_lost, principal_variation, root_bias, Search, Settings, Shape, SharedRoots, LIKELY,
 };
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use table::Table;
 
 /// Most search threads the `Threads` option allows.
@@ -216,6 +217,10 @@ pub struct Ai {
     late_reductions: bool,
     /// Null-move pruning's reduction (0: off; see `search::Settings`).
     null_move: u32,
+    /// Threads beyond the first help as Lazy SMP (each deepens over every
+    /// root on its own, filling the shared table) instead of taking root
+    /// moves in turn.
+    lazy_smp: bool,
     /// The share of moves (in %) played uniformly at random instead of
     /// searched: rungs of the Elo ladder between `random` and level 1.
     random_moves: u32,
@@ -280,6 +285,7 @@ impl Ai {
             futility_margin: 0,
             late_reductions: false,
             null_move: 0,
+            lazy_smp: false,
             random_moves: 0,
             variety: None,
             root_width: 0,
@@ -486,75 +492,135 @@ impl Ai {
         let mut best = (roots[0], evaluate_with(pos, &self.weights), 0u32);
         let mut last_ranked: Vec<(Move, i32)> = roots.iter().map(|&m| (m, best.1)).collect();
         let max_depth = limits.depth.unwrap_or(max_depth).clamp(1, max_depth.max(1));
-        // One search per thread, one table for all; the root moves are
-        // dealt out among them, the best answer wins.
+        // One search per thread, one table for all. Split: the root moves
+        // are dealt out among them, the best answer wins. Lazy SMP: the
+        // first thread searches as if alone, the others deepen over every
+        // root on their own (every other one a ply ahead), and what they
+        // put in the table cuts the first one's search short.
         let threads = self.threads.clamp(1, roots.len());
+        let lazy = self.lazy_smp && threads > 1;
+        let splitting = if lazy { 1 } else { threads };
         self.table.trim();
-        let mut searches: Vec<Search> = (0..threads)
+        let mut searches: Vec<Search> = (0..splitting)
             .map(|_| Search::new(budget.clone(), &self.table, &set))
             .collect();
         // The root's one-ply ranking counts too.
         searches[0].nodes = judged_count as u64;
-        for depth in 1..=max_depth {
-            let answers: Vec<Vec<(Move, i32)>> = if threads == 1 {
-                vec![searches[0].roots(pos, &roots, depth, lines, None)]
-            } else {
-                // The threads take the roots one by one, best first.
-                let shared = SharedRoots::new();
-                let (roots, shared) = (&roots, &shared);
-                std::thread::scope(|scope| {
-                    let handles: Vec<_> = searches
-                        .iter_mut()
-                        .map(|search| {
-                            scope
-                                .spawn(move || search.roots(pos, roots, depth, lines, Some(shared)))
-                        })
-                        .collect();
-                    handles
-                        .into_iter()
-                        .map(|h| h.join().expect("search thread"))
-                        .collect()
+        let helpers_stop = AtomicBool::new(false);
+        // The deepest iteration a helper finished: its depth, best move
+        // and score. A helper a ply ahead may finish a depth the first
+        // thread does not reach in time.
+        let deepest: Mutex<Option<(u32, Move, i32)>> = Mutex::new(None);
+        let helper_nodes: Vec<u64> = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..if lazy { threads } else { 1 })
+                .map(|i| {
+                    let mut helper =
+                        Search::new(budget.with_stop(&helpers_stop), &self.table, &set);
+                    let (roots, ahead, deepest) = (roots.clone(), (i % 2) as u32, &deepest);
+                    scope.spawn(move || {
+                        for depth in 1..=max_depth {
+                            let depth = (depth + ahead).min(max_depth);
+                            let scored = helper.roots(pos, &roots, depth, 1, None);
+                            if helper.aborted {
+                                break;
+                            }
+                            // The first of the best, as the first thread
+                            // would choose.
+                            let best = scored.iter().fold(None, |b: Option<(Move, i32)>, &s| {
+                                if b.is_none_or(|b| s.1 > b.1) {
+                                    Some(s)
+                                } else {
+                                    b
+                                }
+                            });
+                            let mut d = deepest.lock().unwrap_or_else(|e| e.into_inner());
+                            if let Some((mv, v)) = best.filter(|_| d.is_none_or(|d| depth > d.0)) {
+                                *d = Some((depth, mv, v));
+                            }
+                        }
+                        helper.nodes
+                    })
                 })
-            };
-            let mut scored: Vec<(Move, i32)> = answers.into_iter().flatten().collect();
-            // Best first; among equals the order searched (stable sort).
-            let order = |m: &Move| roots.iter().position(|r| r == m).unwrap_or(usize::MAX);
-            scored.sort_by_key(|&(m, v)| (std::cmp::Reverse(v), order(&m)));
-            let nodes: u64 = searches.iter().map(|s| s.nodes).sum();
-            if searches.iter().any(|s| s.aborted) {
-                if let Some((mv, v)) = from_cut_iteration((best.0, best.1), &scored) {
-                    best = (mv, v, depth);
+                .collect();
+            for depth in 1..=max_depth {
+                let answers: Vec<Vec<(Move, i32)>> = if splitting == 1 {
+                    vec![searches[0].roots(pos, &roots, depth, lines, None)]
+                } else {
+                    // The threads take the roots one by one, best first.
+                    let shared = SharedRoots::new();
+                    let (roots, shared) = (&roots, &shared);
+                    std::thread::scope(|scope| {
+                        let handles: Vec<_> = searches
+                            .iter_mut()
+                            .map(|search| {
+                                scope.spawn(move || {
+                                    search.roots(pos, roots, depth, lines, Some(shared))
+                                })
+                            })
+                            .collect();
+                        handles
+                            .into_iter()
+                            .map(|h| h.join().expect("search thread"))
+                            .collect()
+                    })
+                };
+                let mut scored: Vec<(Move, i32)> = answers.into_iter().flatten().collect();
+                // Best first; among equals the order searched (stable sort).
+                let order = |m: &Move| roots.iter().position(|r| r == m).unwrap_or(usize::MAX);
+                scored.sort_by_key(|&(m, v)| (std::cmp::Reverse(v), order(&m)));
+                let nodes: u64 = searches.iter().map(|s| s.nodes).sum();
+                if searches.iter().any(|s| s.aborted) {
+                    if let Some((mv, v)) = from_cut_iteration((best.0, best.1), &scored) {
+                        best = (mv, v, depth);
+                    }
+                    break;
                 }
-                break;
+                if let Some(&(mv, mut v)) = scored.first() {
+                    if is_lost(v) && !complete {
+                        // Every root searched loses by force, but not every
+                        // move was a root: not a proven loss.
+                        v = -LIKELY;
+                        scored[0].1 = v;
+                    }
+                    best = (mv, v, depth);
+                    // Next time, the best first and the rest as they scored.
+                    roots = scored.iter().map(|&(m, _)| m).collect();
+                    last_ranked = scored.clone();
+                }
+                for (i, &(mv, v)) in scored.iter().take(lines).enumerate() {
+                    info(&Info {
+                        multipv: i as u32 + 1,
+                        depth,
+                        score: to_score(v),
+                        nodes,
+                        elapsed: started.elapsed(),
+                        pv: principal_variation(&self.table, pos, mv, depth),
+                    });
+                }
+                let decided = best.1 >= WIN - MATE_BAND || (is_lost(best.1) && complete);
+                if decided || searches[0].budget.exhausted(nodes) {
+                    break;
+                }
             }
-            if let Some(&(mv, mut v)) = scored.first() {
+            helpers_stop.store(true, Ordering::Relaxed);
+            helpers
+                .into_iter()
+                .map(|h| h.join().expect("helper thread"))
+                .collect()
+        });
+        if let Some((depth, mv, mut v)) = deepest.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            if depth > best.2 && best.1 < WIN - MATE_BAND {
                 if is_lost(v) && !complete {
-                    // Every root searched loses by force, but not every
-                    // move was a root: not a proven loss.
                     v = -LIKELY;
-                    scored[0].1 = v;
                 }
                 best = (mv, v, depth);
-                // Next time, the best first and the rest as they scored.
-                roots = scored.iter().map(|&(m, _)| m).collect();
-                last_ranked = scored.clone();
-            }
-            for (i, &(mv, v)) in scored.iter().take(lines).enumerate() {
-                info(&Info {
-                    multipv: i as u32 + 1,
-                    depth,
-                    score: to_score(v),
-                    nodes,
-                    elapsed: started.elapsed(),
-                    pv: principal_variation(&self.table, pos, mv, depth),
-                });
-            }
-            let decided = best.1 >= WIN - MATE_BAND || (is_lost(best.1) && complete);
-            if decided || searches[0].budget.exhausted(nodes) {
-                break;
             }
         }
-        let thread_nodes = searches.iter().map(|s| s.nodes).collect();
+        let thread_nodes = searches
+            .iter()
+            .map(|s| s.nodes)
+            .chain(helper_nodes)
+            .collect();
         drop(searches);
         let pv = self.line_of(pos, best.0, best.2.max(1));
         RootSearch {
@@ -597,6 +663,7 @@ impl Engine for Ai {
             EngineOption::check("PVS", self.pvs),
             EngineOption::spin("Futility", i64::from(self.futility_margin), 0, MAX_FUTILITY),
             EngineOption::check("LateReductions", self.late_reductions),
+            EngineOption::check("LazySMP", self.lazy_smp),
             EngineOption::spin("NullMove", i64::from(self.null_move), 0, MAX_NULL_MOVE),
             EngineOption::spin("RandomMoves", i64::from(self.random_moves), 0, 100),
             EngineOption::spin(
@@ -656,6 +723,7 @@ impl Engine for Ai {
             "pvs" => self.pvs = flag(value)?,
             "futility" => self.futility_margin = parse_spin(name, value, 0, MAX_FUTILITY)? as i32,
             "latereductions" => self.late_reductions = flag(value)?,
+            "lazysmp" => self.lazy_smp = flag(value)?,
             "nullmove" => self.null_move = parse_spin(name, value, 0, MAX_NULL_MOVE)? as u32,
             "randommoves" => self.random_moves = parse_spin(name, value, 0, 100)? as u32,
             "variety" => self.variety = Some(parse_spin(name, value, 0, 500)? as i32),
@@ -977,6 +1045,47 @@ mod tests {
         let one = one.search_deep(&pos, &budget, &limits, &mut |_| {}, Instant::now());
         assert_eq!(one.thread_nodes.len(), 1);
         assert_eq!(one.score, r.score);
+    }
+
+    #[test]
+    fn lazy_smp_helpers_search_beside_the_first_thread_and_end_with_it() {
+        let pos = midgame(11, 18);
+        let mut ai = Ai::new(Level::Strongest, 3);
+        ai.set_option("Threads", "2").unwrap();
+        ai.set_option("LazySMP", "true").unwrap();
+        assert!(ai.set_option("LazySMP", "sometimes").is_err());
+        // No limit but the stop flag, raised once the first thread has
+        // finished depth 3: a helper that ignored it would search on.
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let budget = Budget::new(&pos, &limits, &stop);
+        let mut depths = Vec::new();
+        let r = ai.search_deep(
+            &pos,
+            &budget,
+            &limits,
+            &mut |i| {
+                depths.push(i.depth);
+                if i.depth == 3 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            },
+            Instant::now(),
+        );
+        assert!(pos.is_legal(r.best));
+        assert_eq!(depths, [1, 2, 3]);
+        // The helper, a ply ahead, may have finished depth 4 first: then
+        // its move is played.
+        assert!((3..=4).contains(&r.depth), "{}", r.depth);
+        assert_eq!(r.thread_nodes.len(), 2);
+        assert!(
+            r.thread_nodes.iter().all(|&n| n > 0),
+            "both threads searched: {:?}",
+            r.thread_nodes
+        );
     }
 
     #[test]
