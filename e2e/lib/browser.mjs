@@ -17,13 +17,26 @@ export function chromiumPath() {
   return process.env.PUNCT_CHROMIUM || '/usr/bin/chromium';
 }
 
+/**
+ * Debian's Chromium started headless. A start that fails is tried once
+ * more: on the 2-core CI machine Chromium has, rarely, died of SIGSEGV
+ * while starting, before any page existed (no test had run yet, so
+ * nothing is hidden); a second failure fails the test file.
+ */
 export async function launchBrowser() {
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    timeout: 30000,
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
-  });
+  const launch = () =>
+    chromium.launch({
+      executablePath: chromiumPath(),
+      headless: true,
+      timeout: 30000,
+      args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+    });
+  try {
+    return await launch();
+  } catch (e) {
+    process.stderr.write(`Chromium did not start (${String(e.message).split('\n')[0]}); trying once more\n`);
+    return launch();
+  }
 }
 
 /**
