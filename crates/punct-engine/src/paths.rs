@@ -211,16 +211,20 @@ impl ChainMaps {
     /// as it was); `None` for a pair where one does (another may avoid
     /// them, or none).
     pub fn dearer(&self, cells: &[Cell; 3]) -> [Option<u32>; 3] {
-        let costs = cells.map(|c| self.cost_of(c));
-        let cells = cells.map(|c| &self.reach[c.index()]);
         std::array::from_fn(|p| {
             let d = self.best[p];
-            let through = cells.iter().zip(costs).any(|(r, cost)| {
-                let (a, b) = (r[2 * p], r[2 * p + 1]);
-                a != FAR && b != FAR && a as u32 + b as u32 + cost == d
-            });
+            let through = cells.iter().any(|&c| self.chain_through(c, p) == Some(d));
             (!through).then_some(d)
         })
+    }
+
+    /// The cheapest chain of pair `p` through `c`, its cost counted once
+    /// (`None` when `c` is out of reach of either side of the pair).
+    fn chain_through(&self, c: Cell, p: usize) -> Option<u32> {
+        let r = &self.reach[c.index()];
+        let (a, b) = (r[2 * p], r[2 * p + 1]);
+        // Both reaches leave the cell out: count it once.
+        (a != FAR && b != FAR).then(|| a as u32 + b as u32 + self.cost_of(c))
     }
 
     /// Every cell on a chain costing at most `bound(best)`, split into
@@ -236,16 +240,7 @@ impl ChainMaps {
                     continue;
                 }
                 for c in Bitboard::BOARD.cells() {
-                    let (a, b) = (
-                        self.reach[c.index()][2 * p],
-                        self.reach[c.index()][2 * p + 1],
-                    );
-                    if a == FAR || b == FAR {
-                        continue;
-                    }
-                    // Both maps leave the cell out: count it once.
-                    let through = a as u32 + b as u32 + self.cost_of(c);
-                    if through <= bound {
+                    if self.chain_through(c, p).is_some_and(|cost| cost <= bound) {
                         on_chain.insert(c);
                     }
                 }

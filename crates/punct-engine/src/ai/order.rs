@@ -85,17 +85,18 @@ impl<'a> Terms<'a> {
         }
     }
 
-    /// The chain terms of a piece landing on `cells`.
-    fn chains(&self, cells: &[Cell; 3], f: &mut [i32; COUNT]) {
+    /// How much shorter a piece landing on `cells` makes our best chain
+    /// and our three chains together.
+    fn shorter(&self, cells: &[Cell; 3]) -> (i32, i32) {
         let after = self.maps.with_piece(cells);
         let best_after = after.iter().copied().min().unwrap_or(self.best_before);
-        f[SHORTER_BEST] = (self.best_before - best_after) as i32;
-        f[SHORTER_PAIRS] = self
-            .before
-            .iter()
-            .zip(after)
-            .map(|(b, a)| b - a)
-            .sum::<u32>() as i32;
+        let pairs: u32 = self.before.iter().zip(after).map(|(b, a)| b - a).sum();
+        ((self.best_before - best_after) as i32, pairs as i32)
+    }
+
+    /// The chain terms of a piece landing on `cells`.
+    fn chains(&self, cells: &[Cell; 3], f: &mut [i32; COUNT]) {
+        (f[SHORTER_BEST], f[SHORTER_PAIRS]) = self.shorter(cells);
     }
 
     /// A dot's own terms, for a piece landing with it on `c`.
@@ -180,12 +181,10 @@ impl<'a> Terms<'a> {
             let Some(cells) = footprint(kind, punct, rotation) else {
                 return 0;
             };
-            let after = self.maps.with_piece(&cells);
-            let best_after = after.iter().copied().min().unwrap_or(self.best_before);
+            let (best, pairs) = self.shorter(&cells);
             let w = policy.weights();
-            let shorter: u32 = self.before.iter().zip(after).map(|(b, a)| b - a).sum();
-            return w[SHORTER_BEST] * (self.best_before - best_after) as i32
-                + w[SHORTER_PAIRS] * shorter as i32
+            return w[SHORTER_BEST] * best
+                + w[SHORTER_PAIRS] * pairs
                 + cells.iter().map(|c| dots[c.index()]).sum::<i32>();
         }
         let mut f = [0i32; COUNT];
